@@ -1,0 +1,106 @@
+#include "app/cli.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+namespace rebound::app {
+
+Arguments::Arguments(std::string command, const std::vector<std::string>& arguments,
+                     std::vector<std::string> flags, std::vector<std::string> options)
+    : command_(std::move(command)) {
+  auto known = [](const std::vector<std::string>& list, const std::string& name) {
+    return std::find(list.begin(), list.end(), name) != list.end();
+  };
+  for (std::size_t i = 0; i < arguments.size(); ++i) {
+    const std::string& word = arguments[i];
+    if (word == "--help" || word == "-h") {
+      help_ = true;
+    } else if (known(flags, word)) {
+      flags_given_.push_back(word);
+    } else if (known(options, word)) {
+      if (i + 1 >= arguments.size()) throw UsageError("option " + word + " needs a value");
+      options_given_.emplace_back(word, arguments[++i]);
+    } else if (word.size() > 1 && word[0] == '-' &&
+               !std::isdigit(static_cast<unsigned char>(word[1]))) {
+      std::string accepted;
+      for (const auto& f : flags) accepted += " " + f;
+      for (const auto& o : options) accepted += " " + o + " VALUE";
+      throw UsageError("unknown option '" + word + "' (accepted:" + accepted + " --help)");
+    } else {
+      positional_.push_back(word);
+    }
+  }
+}
+
+bool Arguments::flag(const std::string& name) const {
+  return std::find(flags_given_.begin(), flags_given_.end(), name) != flags_given_.end();
+}
+
+std::optional<std::string> Arguments::option(const std::string& name) const {
+  std::optional<std::string> value;
+  for (const auto& [key, given] : options_given_)
+    if (key == name) value = given;  // the last one wins, as in most tools
+  return value;
+}
+
+std::optional<int> Arguments::integer(const std::string& name, int low, int high) const {
+  const auto text = option(name);
+  if (!text) return std::nullopt;
+  try {
+    std::size_t used = 0;
+    const long value = std::stol(*text, &used);
+    if (used == text->size() && value >= low && value <= high) return int(value);
+  } catch (const std::exception&) {
+  }
+  throw UsageError("option " + name + " is '" + *text + "'; expected an integer in [" +
+                   std::to_string(low) + ", " + std::to_string(high) + "]");
+}
+
+std::optional<double> Arguments::number(const std::string& name) const {
+  const auto text = option(name);
+  if (!text) return std::nullopt;
+  try {
+    std::size_t used = 0;
+    const double value = std::stod(*text, &used);
+    if (used == text->size() && std::isfinite(value)) return value;
+  } catch (const std::exception&) {
+  }
+  throw UsageError("option " + name + " is '" + *text + "'; expected a finite number");
+}
+
+std::string output_directory(const std::optional<std::string>& option,
+                             const std::string& case_name) {
+  return option ? *option : "results/" + case_name;
+}
+
+void write_file_atomically(const std::string& path, const std::string& text) {
+  namespace fs = std::filesystem;
+  const fs::path target(path);
+  std::error_code error;
+  if (target.has_parent_path()) fs::create_directories(target.parent_path(), error);
+  if (error)
+    throw RunError("cannot create folder " + target.parent_path().string() + ": " +
+                   error.message());
+  const fs::path temporary = target.string() + ".tmp";
+  {
+    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
+    if (!out) throw RunError("cannot write " + temporary.string());
+    out << text;
+    out.flush();
+    if (!out) throw RunError("write failed for " + temporary.string());
+  }
+  fs::rename(temporary, target, error);
+  if (error)
+    throw RunError("cannot rename " + temporary.string() + " to " + path + ": " + error.message());
+}
+
+bool stdout_is_terminal() {
+  return ::isatty(STDOUT_FILENO) == 1;
+}
+
+}  // namespace rebound::app

@@ -1,0 +1,56 @@
+// Small command-line toolkit shared by the `rebound` subcommands.
+#pragma once
+
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace rebound::app {
+
+// Bad command-line usage: exit status 2 with the message.
+class UsageError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// A run that started and failed: exit status 1.
+class RunError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Parses "POSITIONAL... [--flag] [--option VALUE]" for one subcommand. Unknown options are a
+// UsageError naming the subcommand and the accepted options.
+class Arguments {
+ public:
+  Arguments(std::string command, const std::vector<std::string>& arguments,
+            std::vector<std::string> flags, std::vector<std::string> options);
+  bool flag(const std::string& name) const;
+  std::optional<std::string> option(const std::string& name) const;
+  const std::vector<std::string>& positional() const { return positional_; }
+  bool help() const { return help_; }
+
+  // Typed option values; a malformed value is a UsageError naming the option.
+  std::optional<int> integer(const std::string& name, int low, int high) const;
+  std::optional<double> number(const std::string& name) const;
+
+ private:
+  std::string command_;
+  std::vector<std::string> flags_given_;
+  std::vector<std::pair<std::string, std::string>> options_given_;
+  std::vector<std::string> positional_;
+  bool help_ = false;
+};
+
+// Output folder of a case: DIR from -o, else results/<case name>.
+std::string output_directory(const std::optional<std::string>& option,
+                             const std::string& case_name);
+
+// Writes text to path atomically (temporary file + rename). Throws RunError on failure.
+void write_file_atomically(const std::string& path, const std::string& text);
+
+// True when standard output is a terminal (progress bars, colours).
+bool stdout_is_terminal();
+
+}  // namespace rebound::app

@@ -1,0 +1,104 @@
+// rebound check CASE... : validate case files and print their derived quantities.
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+
+#include "app/cli.h"
+#include "app/commands.h"
+#include "cases/case.h"
+#include "cases/derived.h"
+
+namespace rebound::app {
+namespace {
+
+void line(const char* label, double value, const char* unit) {
+  std::printf("  %-34s %-14.6g %s\n", label, value, unit);
+}
+
+void print_table(const cases::Case& c, const cases::Derived& d) {
+  std::printf("%s  (%s)  OK\n", c.name.c_str(), c.source.c_str());
+  if (!c.description.empty()) std::printf("  %s\n", c.description.c_str());
+  std::printf("  body: %s, material E = %.4g Pa, nu = %.4g, rho = %.4g kg/m^3, mu = %.4g\n",
+              cases::to_string(c.body.shape), c.material.young_modulus, c.material.poisson_ratio,
+              c.material.density, c.contact.friction);
+  std::printf(" Mass properties\n");
+  line("mass m_B", d.body.mass, "kg");
+  line("volume", d.body.volume, "m^3");
+  line("central radius of gyration k (b)", d.body.radius_of_gyration, "m");
+  line("|PG|", d.body.contact_offset, "m");
+  std::printf("  %-34s (%.6g, %.6g, %.6g) m\n", "centre of mass G - P (t, n, b)",
+              d.body.centre_of_mass.x(), d.body.centre_of_mass.y(), d.body.centre_of_mass.z());
+  const auto& I = d.body.central_inertia;
+  std::printf("  %-34s [[%.5g, %.5g, %.5g], [%.5g, %.5g, %.5g], [%.5g, %.5g, %.5g]] kg m^2\n",
+              "central inertia (t, n, b)", I(0, 0), I(0, 1), I(0, 2), I(1, 0), I(1, 1), I(1, 2),
+              I(2, 0), I(2, 1), I(2, 2));
+  std::printf(" Planar inertia (seed 000 eqs. 3.34-3.36)\n");
+  line("effective mass m", d.effective_mass, "kg");
+  line(d.lambda_overridden ? "lambda (case override)" : "lambda", d.lambda, "");
+  line(d.theta_overridden ? "theta (case override)" : "theta", d.theta, "rad");
+  if (d.lambda_overridden || d.theta_overridden) {
+    line("lambda of the geometry", d.geometry.lambda, "");
+    line("theta of the geometry", d.geometry.theta, "rad");
+  }
+  std::printf("  %-34s [[%.6g, %.6g], [%.6g, %.6g]] 1/kg\n", "N (t, n)", d.inverse_inertia(0, 0),
+              d.inverse_inertia(0, 1), d.inverse_inertia(1, 0), d.inverse_inertia(1, 1));
+  std::printf(" Impact\n");
+  line("approach speed |v_P|", d.approach_speed, "m/s");
+  std::printf("  %-34s (%.6g, %.6g) m/s\n", "velocity of P (t, n)", d.contact_point_velocity.x(),
+              d.contact_point_velocity.y());
+  std::printf("  %-34s (%.6g, %.6g) m/s\n", "velocity of G (t, n)", d.centre_velocity.x(),
+              d.centre_velocity.y());
+  line("spin", d.spin, "rad/s");
+  line("incidence angle alpha", d.incidence_angle, "rad");
+  line("tan alpha", std::tan(d.incidence_angle), "");
+  if (std::isfinite(d.psi1)) line("Psi1", d.psi1, "");
+  std::printf(" Lai's model (seed 000 sec. 5.1)\n");
+  line("contact modulus E/(1-nu^2)", d.contact_modulus, "Pa");
+  line("kappa", d.kappa, "");
+  if (d.always_stick)
+    std::printf("  %-34s %s\n", "stick limit C", "none: kappa mu^2 >= 1, always sticks");
+  else
+    line("stick limit C", d.stick_limit, "");
+  line("chi", d.chi, "");
+  line("length scale eta", d.length_scale, "m");
+  line("time scale eta/v", d.time_scale, "s");
+  line("force scale m v^2/eta", d.force_scale, "N");
+  std::printf(" Hertz normal impact (PHYSICS sec. 6)\n");
+  line("max compression delta_max", d.hertz.max_compression, "m");
+  line("contact duration t_c", d.hertz.duration, "s");
+  line("peak force F_max", d.hertz.peak_force, "N");
+  line("contact radius a_max", d.hertz.contact_radius, "m");
+}
+
+}  // namespace
+
+int command_check(const std::vector<std::string>& arguments) {
+  const Arguments args("check", arguments, {"--json"}, {});
+  if (args.help()) {
+    std::cout << "Usage: rebound check CASE... [--json]\n\n"
+                 "Validates each case file and prints its derived quantities (mass properties,\n"
+                 "N, lambda, theta, Psi1, Lai's and Hertz scales). --json prints one JSON array.\n"
+                 "Exit status 2 if any case is rejected (every case is still checked).\n";
+    return 0;
+  }
+  if (args.positional().empty()) throw UsageError("needs at least one CASE file");
+  int status = 0;
+  nlohmann::json all = nlohmann::json::array();
+  for (const auto& path : args.positional()) {
+    try {
+      const cases::Case c = cases::load_case(path);
+      const cases::Derived d = cases::derive(c);
+      if (args.flag("--json"))
+        all.push_back(cases::to_json(c, d));
+      else
+        print_table(c, d);
+    } catch (const cases::CaseError& error) {
+      std::cerr << "rebound check: error: " << error.what() << "\n";
+      status = 2;
+    }
+  }
+  if (args.flag("--json")) std::cout << all.dump(2) << "\n";
+  return status;
+}
+
+}  // namespace rebound::app

@@ -1,0 +1,92 @@
+// rebound: predicts how solid bodies rebound after a collision with a rigid plane.
+#include <cstring>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "app/cli.h"
+#include "app/commands.h"
+#include "cases/case.h"
+#include "rebound/version.h"
+
+namespace {
+
+struct Entry {
+  const char* name;
+  const char* summary;
+  rebound::app::Command run;
+};
+
+const std::vector<Entry>& commands() {
+  static const std::vector<Entry> table = {
+      {"check", "validate case files and print their derived quantities",
+       rebound::app::command_check},
+#ifdef REBOUND_HAVE_LUMPED_COMMAND
+      {"lumped", "solve a case with a lumped contact model (Lai's model by default)",
+       rebound::app::command_lumped},
+      {"sweep", "run a lumped model over a range of Psi1, incidence or friction",
+       rebound::app::command_sweep},
+#endif
+#ifdef REBOUND_HAVE_MESH_COMMAND
+      {"mesh", "build the FEM mesh of a case, refined toward the contact",
+       rebound::app::command_mesh},
+#endif
+  };
+  return table;
+}
+
+void print_help(std::ostream& out) {
+  out << "rebound " REBOUND_VERSION
+         " - rebound of solid bodies after impact on a rigid plane\n\n"
+         "Usage: rebound COMMAND [ARGS...]\n"
+         "       rebound COMMAND --help\n\n"
+         "Commands:\n";
+  for (const auto& entry : commands()) {
+    std::string name = entry.name;
+    name.resize(10, ' ');
+    out << "  " << name << entry.summary << "\n";
+  }
+  out << "\nOptions:\n"
+         "  --help      show this help\n"
+         "  --version   print the version\n\n"
+         "Case files are JSON (see cases/README.md). Outputs go to results/<case name>/ unless\n"
+         "-o DIR is given. Exit status: 0 ok, 2 bad input, 1 run failure.\n";
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<std::string> arguments(argv + 1, argv + argc);
+  if (arguments.empty()) {
+    print_help(std::cerr);
+    return 2;
+  }
+  const std::string& first = arguments.front();
+  if (first == "--help" || first == "-h" || first == "help") {
+    print_help(std::cout);
+    return 0;
+  }
+  if (first == "--version") {
+    std::cout << "rebound " REBOUND_VERSION "\n";
+    return 0;
+  }
+  for (const auto& entry : commands()) {
+    if (first != entry.name) continue;
+    try {
+      return entry.run({arguments.begin() + 1, arguments.end()});
+    } catch (const rebound::cases::CaseError& error) {
+      std::cerr << "rebound " << first << ": error: " << error.what() << "\n";
+      return 2;
+    } catch (const rebound::app::UsageError& error) {
+      std::cerr << "rebound " << first << ": " << error.what() << "\n"
+                << "Try 'rebound " << first << " --help'.\n";
+      return 2;
+    } catch (const std::exception& error) {
+      std::cerr << "rebound " << first << ": run failed: " << error.what() << "\n";
+      return 1;
+    }
+  }
+  std::cerr << "rebound: unknown command '" << first << "'\n";
+  print_help(std::cerr);
+  return 2;
+}

@@ -1,0 +1,111 @@
+// The case description: one impact of a body on a rigid plane, read from a JSON file.
+// Both solvers (lumped and FEM) read this one structure. All quantities SI.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <stdexcept>
+#include <string>
+
+namespace rebound::cases {
+
+enum class Shape { sphere, capsule, disc, shell, hoop, custom };
+
+const char* to_string(Shape shape);
+
+struct Body {
+  Shape shape = Shape::sphere;
+  double radius = 0;     // m; sphere/disc/shell/hoop radius, capsule radius of cylinder and caps,
+                         // custom: radius of curvature of the surface at P
+  double length = 0;     // m; capsule only: cylinder length between cap centres
+  double thickness = 0;  // m; disc: axial thickness; shell: wall thickness; hoop: wire diameter
+  // custom only:
+  double mass = 0;                // kg
+  double radius_of_gyration = 0;  // m, central, about b
+  double contact_offset = 0;      // m, |PG|
+};
+
+struct Material {
+  double young_modulus = 0;  // Pa
+  double poisson_ratio = 0;
+  double density = 0;  // kg/m^3
+};
+
+struct Contact {
+  double friction = 0;  // Coulomb coefficient mu
+};
+
+// Velocity of the contact point P at first touch, in the (t, n) frame, and the spin.
+struct Impact {
+  double theta = 0;             // rad, angle between PG and n (seed 000 Fig. 3.2)
+  double normal_speed = 0;      // m/s, approach speed of P (> 0); v_n = -normal_speed
+  double tangential_speed = 0;  // m/s, v_t >= 0
+  double spin = 0;              // rad/s about b = t x n
+  std::string velocity_form;    // which form the file used: "speed", "components", "psi1"
+};
+
+// Options of the lumped models (owned by the lumped module; parsed and range-checked here).
+struct LumpedOptions {
+  std::string model = "lai";
+  std::string normal_law = "hertz";
+  std::optional<double> lambda;         // override of the geometry-derived lambda
+  std::optional<double> theta;          // override of the geometry-derived theta, rad
+  std::optional<double> restitution;    // prescribed coefficient (e, c, d or c_r by model/law)
+  std::optional<double> impulse_ratio;  // Brach's tangential/normal impulse ratio
+  double relative_tolerance = 1e-8;     // integrator rtol
+  double euler_step = 1e-2;             // non-dimensional step of the seed 003 Euler mode
+  int frames = 40;                      // VTK frames written by `rebound lumped`
+};
+
+// Options of the FEM (owned by the meshes/fem modules; parsed and range-checked here).
+struct FemOptions {
+  int degree = 2;
+  int refinement = 1;               // global refinement level of the coarse mesh
+  double contact_resolution = 6.0;  // element size inside a_max <= a_max / contact_resolution
+  double cfl = 0.9;
+  std::optional<double> end_time;  // s
+  int frames = 50;
+  bool nonlinear = false;
+};
+
+struct Case {
+  std::string name;
+  std::string description;
+  std::string source;  // file the case was read from ("<string>" when parsed from text)
+  Body body;
+  Material material;
+  std::string target = "rigid_plane";
+  Contact contact;
+  Impact impact;
+  LumpedOptions lumped;
+  FemOptions fem;
+  nlohmann::json raw;  // the document as read, for provenance in outputs
+};
+
+// A rejected case description. what() names the file, the key path, the bad value and what
+// was expected.
+class CaseError : public std::runtime_error {
+ public:
+  CaseError(const std::string& file, const std::string& key, const std::string& problem);
+  const std::string& file() const { return file_; }
+  const std::string& key() const { return key_; }
+
+ private:
+  std::string file_;
+  std::string key_;
+};
+
+// Read and validate a case file. Throws CaseError on any problem (unreadable file included).
+Case load_case(const std::string& path);
+// Validate a case given as JSON text; `source` names it in messages.
+Case parse_case(const std::string& text, const std::string& source = "<string>");
+Case parse_case(const nlohmann::json& document, const std::string& source);
+
+// Approach velocity of P in (t, n): (v_t, v_n) with v_n < 0.
+double incidence_angle(const Impact& impact);  // alpha = atan(v_t / -v_n)
+double approach_speed(const Impact& impact);   // |v_P|
+
+// Maw's non-dimensional incidence scale: Psi = 2(1-nu)/(mu(2-nu)) tan(alpha) (seed 000 5.63).
+double psi_scale(double poisson_ratio, double friction);
+
+}  // namespace rebound::cases

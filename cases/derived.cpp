@@ -1,0 +1,281 @@
+#include "cases/derived.h"
+
+#include <cmath>
+#include <limits>
+
+namespace rebound::cases {
+namespace {
+
+// Central inertia of a body of revolution with axis `axis`: I_axial along it, I_transverse across.
+Eigen::Matrix3d axisymmetric_inertia(const Eigen::Vector3d& axis, double axial, double transverse) {
+  const Eigen::Matrix3d projector = axis * axis.transpose();
+  return axial * projector + transverse * (Eigen::Matrix3d::Identity() - projector);
+}
+
+}  // namespace
+
+double capsule_transverse_gyration_squared(double radius, double length) {
+  const double R = radius, L = length;
+  return (8.0 / 15.0 * R * R * R + 0.75 * R * R * L + R * L * L / 3.0 + L * L * L / 12.0) /
+         (4.0 / 3.0 * R + L);
+}
+
+double capsule_axis_angle(double radius, double length, double theta) {
+  return theta + std::asin(radius * std::sin(theta) / (length / 2.0));
+}
+
+MassProperties mass_properties(const Body& body, const Material& material, double theta) {
+  MassProperties p;
+  const double R = body.radius, rho = material.density;
+  const Eigen::Vector3d b_axis = Eigen::Vector3d::UnitZ();
+  p.body_axis = b_axis;
+  p.contact_radius = R;
+  switch (body.shape) {
+    case Shape::sphere: {
+      p.volume = 4.0 / 3.0 * M_PI * R * R * R;
+      p.mass = rho * p.volume;
+      p.radius_of_gyration = std::sqrt(0.4) * R;
+      p.contact_offset = R;
+      p.central_inertia = p.mass * 0.4 * R * R * Eigen::Matrix3d::Identity();
+      break;
+    }
+    case Shape::capsule: {
+      const double L = body.length;
+      const double cylinder = M_PI * R * R * L, caps = 4.0 / 3.0 * M_PI * R * R * R;
+      p.volume = cylinder + caps;
+      p.mass = rho * p.volume;
+      const double k2 = capsule_transverse_gyration_squared(R, L);
+      p.radius_of_gyration = std::sqrt(k2);
+      const double phi = capsule_axis_angle(R, L, theta);
+      p.contact_offset = std::sqrt(L * L / 4.0 + L * R * std::cos(phi) + R * R);  // (5.76)
+      // Axis from the cap touching at P towards the other cap: G = C + (L/2) a, on the -t side
+      // of P for theta > 0.
+      p.body_axis = Eigen::Vector3d(-std::sin(phi), std::cos(phi), 0.0);
+      const double axial = rho * (cylinder * R * R / 2.0 + caps * 0.4 * R * R);
+      p.central_inertia = axisymmetric_inertia(p.body_axis, axial, p.mass * k2);
+      break;
+    }
+    case Shape::disc: {
+      // Solid disc struck on its rim, rotating in its own plane (about b = its axis).
+      const double h = body.thickness;
+      p.volume = M_PI * R * R * h;
+      p.mass = rho * p.volume;
+      p.radius_of_gyration = R / std::sqrt(2.0);
+      p.contact_offset = R;
+      p.central_inertia =
+          axisymmetric_inertia(b_axis, p.mass * R * R / 2.0, p.mass * (R * R / 4.0 + h * h / 12.0));
+      break;
+    }
+    case Shape::shell: {
+      // Spherical shell, outer radius R, wall thickness h (exact thick-walled formulas).
+      const double r = R - body.thickness;
+      p.volume = 4.0 / 3.0 * M_PI * (R * R * R - r * r * r);
+      p.mass = rho * p.volume;
+      const double k2 = 0.4 * (std::pow(R, 5) - std::pow(r, 5)) / (R * R * R - r * r * r);
+      p.radius_of_gyration = std::sqrt(k2);
+      p.contact_offset = R;
+      p.central_inertia = p.mass * k2 * Eigen::Matrix3d::Identity();
+      break;
+    }
+    case Shape::hoop: {
+      // Torus: outer radius R (the rim that touches), wire diameter d, centre-line radius R - d/2.
+      const double a = body.thickness / 2.0, Rc = R - a;
+      p.volume = M_PI * a * a * 2.0 * M_PI * Rc;
+      p.mass = rho * p.volume;
+      const double axial = p.mass * (Rc * Rc + 0.75 * a * a);
+      const double diametral = p.mass * (Rc * Rc / 2.0 + 0.625 * a * a);
+      p.radius_of_gyration = std::sqrt(axial / p.mass);
+      p.contact_offset = R;
+      p.central_inertia = axisymmetric_inertia(b_axis, axial, diametral);
+      break;
+    }
+    case Shape::custom: {
+      p.mass = body.mass;
+      p.volume = body.mass / rho;
+      p.radius_of_gyration = body.radius_of_gyration;
+      p.contact_offset = body.contact_offset;
+      p.central_inertia =
+          p.mass * body.radius_of_gyration * body.radius_of_gyration * Eigen::Matrix3d::Identity();
+      break;
+    }
+  }
+  p.centre_of_mass = p.contact_offset * Eigen::Vector3d(-std::sin(theta), std::cos(theta), 0.0);
+  return p;
+}
+
+Eigen::Matrix2d inverse_inertia_generalized(double body_mass, double gyration, double offset,
+                                            double theta) {
+  // Generalized speeds u1, u2 (velocity of G along t, n) and u3 (spin about b); the partial
+  // velocities of P (3.41-3.43) form l, the mass matrix is m = diag(m_B, m_B, m_B k^2) (3.47).
+  Eigen::Matrix<double, 3, 2> l;
+  l << 1.0, 0.0, 0.0, 1.0, offset * std::cos(theta), offset * std::sin(theta);
+  Eigen::Matrix3d m_inverse =
+      Eigen::Vector3d(1.0 / body_mass, 1.0 / body_mass, 1.0 / (body_mass * gyration * gyration))
+          .asDiagonal();
+  return l.transpose() * m_inverse * l;
+}
+
+Eigen::Matrix2d inverse_inertia_closed_form(double body_mass, double gyration, double offset,
+                                            double theta) {
+  const double k2 = gyration * gyration, b2 = offset * offset;
+  const double s = std::sin(theta), c = std::cos(theta);
+  Eigen::Matrix2d M;
+  M << k2 + b2 * s * s, -b2 * c * s, -b2 * c * s, k2 + b2 * c * c;
+  M *= body_mass / (k2 + b2);
+  return M.inverse();
+}
+
+Eigen::Matrix2d inverse_inertia_principal(double effective_mass, double lambda, double theta) {
+  Eigen::Matrix2d N;
+  const double c = std::cos(2 * theta), s = std::sin(2 * theta);
+  N << 1 + lambda * c, lambda * s, lambda * s, 1 - lambda * c;
+  return N / effective_mass;
+}
+
+PlanarInertia planar_inertia(const Eigen::Matrix2d& N) {
+  PlanarInertia p;
+  const double trace = N(0, 0) + N(1, 1);
+  p.effective_mass = 2.0 / trace;
+  p.lambda = std::hypot(N(0, 0) - N(1, 1), 2.0 * N(0, 1)) / trace;
+  // theta: angle between n and the principal direction of the larger eigenvalue N1, in
+  // (-pi/2, pi/2] (3.31-3.33).
+  p.theta = 0.5 * std::atan2(2.0 * N(0, 1), N(0, 0) - N(1, 1));
+  if (p.lambda == 0) p.theta = 0;
+  return p;
+}
+
+HertzScales hertz_scales(double contact_modulus, double radius, double normal_mass,
+                         double normal_speed) {
+  HertzScales h;
+  h.contact_modulus = contact_modulus;
+  h.radius = radius;
+  h.normal_mass = normal_mass;
+  h.normal_speed = normal_speed;
+  h.max_compression = std::pow(15.0 * normal_mass * normal_speed * normal_speed /
+                                   (16.0 * contact_modulus * std::sqrt(radius)),
+                               0.4);
+  h.duration = 2.9432 * h.max_compression / normal_speed;
+  h.peak_force = 4.0 / 3.0 * contact_modulus * std::sqrt(radius) * std::pow(h.max_compression, 1.5);
+  h.contact_radius = std::sqrt(radius * h.max_compression);
+  return h;
+}
+
+double kappa_of(double poisson_ratio) {
+  return (2.0 - poisson_ratio) / (3.0 * (1.0 - poisson_ratio));
+}
+
+double stick_limit(double kappa, double friction) {
+  if (friction <= 0) return 0.0;
+  const double discriminant = 1.0 - kappa * friction * friction;
+  if (discriminant <= 0) return std::numeric_limits<double>::infinity();
+  return 2.0 / friction * (1.0 - std::sqrt(discriminant));
+}
+
+Derived derive(const Case& c) {
+  Derived d;
+  const double theta_geometry = c.impact.theta;
+  d.body = mass_properties(c.body, c.material, theta_geometry);
+  const Eigen::Matrix2d N_geometry = inverse_inertia_generalized(
+      d.body.mass, d.body.radius_of_gyration, d.body.contact_offset, theta_geometry);
+  d.geometry = planar_inertia(N_geometry);
+  // A body with PG along n has a degenerate principal direction only when lambda = 0; otherwise
+  // theta from N equals the case's theta (tested).
+  d.effective_mass = d.geometry.effective_mass;
+  d.lambda = c.lumped.lambda.value_or(d.geometry.lambda);
+  d.theta = c.lumped.theta.value_or(theta_geometry);
+  d.lambda_overridden = c.lumped.lambda.has_value();
+  d.theta_overridden = c.lumped.theta.has_value();
+  d.inverse_inertia = inverse_inertia_principal(d.effective_mass, d.lambda, d.theta);
+
+  d.approach_speed = approach_speed(c.impact);
+  d.incidence_angle = incidence_angle(c.impact);
+  d.contact_point_velocity = Eigen::Vector2d(c.impact.tangential_speed, -c.impact.normal_speed);
+  d.spin = c.impact.spin;
+  // v_G = v_P - omega x r_GP, omega x r_GP = omega |PG| (cos theta, sin theta) (3.40).
+  d.centre_velocity = d.contact_point_velocity -
+                      d.spin * d.body.contact_offset *
+                          Eigen::Vector2d(std::cos(theta_geometry), std::sin(theta_geometry));
+
+  const double nu = c.material.poisson_ratio, mu = c.contact.friction;
+  d.psi1 = mu > 0 ? psi_scale(nu, mu) * std::tan(d.incidence_angle)
+                  : std::numeric_limits<double>::quiet_NaN();
+  d.contact_modulus = c.material.young_modulus / (1.0 - nu * nu);
+  d.kappa = kappa_of(nu);
+  d.stick_limit = stick_limit(d.kappa, mu);
+  d.always_stick = mu > 0 && d.kappa * mu * mu >= 1.0;
+  d.chi = (1 - nu) * (1 + d.lambda) / ((2 - nu) * (1 - d.lambda));
+
+  const double m = d.effective_mass, v = d.approach_speed, E = d.contact_modulus,
+               R = d.body.contact_radius;
+  d.length_scale = std::pow(m * m * std::pow(v, 4) / (E * E * R), 0.2);
+  d.time_scale = d.length_scale / v;
+  d.impulse_scale = m * v;
+  d.force_scale = m * v * v / d.length_scale;
+  d.hertz = hertz_scales(E, R, 1.0 / d.inverse_inertia(1, 1), c.impact.normal_speed);
+  return d;
+}
+
+}  // namespace rebound::cases
+
+namespace rebound::cases {
+namespace {
+nlohmann::json vector_json(const Eigen::VectorXd& v) {
+  nlohmann::json a = nlohmann::json::array();
+  for (Eigen::Index i = 0; i < v.size(); ++i) a.push_back(v[i]);
+  return a;
+}
+nlohmann::json matrix_json(const Eigen::MatrixXd& m) {
+  nlohmann::json a = nlohmann::json::array();
+  for (Eigen::Index i = 0; i < m.rows(); ++i) a.push_back(vector_json(m.row(i).transpose()));
+  return a;
+}
+nlohmann::json number_or_null(double x) {
+  return std::isfinite(x) ? nlohmann::json(x) : nlohmann::json();
+}
+}  // namespace
+
+nlohmann::json to_json(const Case& c, const Derived& d) {
+  nlohmann::json j;
+  j["case"] = c.name;
+  j["file"] = c.source;
+  j["shape"] = to_string(c.body.shape);
+  j["volume"] = d.body.volume;
+  j["mass"] = d.body.mass;
+  j["radius_of_gyration"] = d.body.radius_of_gyration;
+  j["contact_offset"] = d.body.contact_offset;
+  j["contact_radius"] = d.body.contact_radius;
+  j["centre_of_mass"] = vector_json(d.body.centre_of_mass);
+  j["inertia_central"] = matrix_json(d.body.central_inertia);
+  j["inverse_inertia"] = matrix_json(d.inverse_inertia);
+  j["effective_mass"] = d.effective_mass;
+  j["lambda"] = d.lambda;
+  j["theta"] = d.theta;
+  j["lambda_geometry"] = d.geometry.lambda;
+  j["theta_geometry"] = d.geometry.theta;
+  j["lambda_overridden"] = d.lambda_overridden;
+  j["theta_overridden"] = d.theta_overridden;
+  j["approach_speed"] = d.approach_speed;
+  j["incidence_angle"] = d.incidence_angle;
+  j["tan_incidence"] = std::tan(d.incidence_angle);
+  j["psi1"] = number_or_null(d.psi1);
+  j["contact_point_velocity"] = vector_json(d.contact_point_velocity);
+  j["center_velocity"] = vector_json(d.centre_velocity);
+  j["spin"] = d.spin;
+  j["contact_modulus"] = d.contact_modulus;
+  j["kappa"] = d.kappa;
+  j["stick_limit"] = number_or_null(d.stick_limit);
+  j["always_stick"] = d.always_stick;
+  j["chi"] = d.chi;
+  j["eta"] = d.length_scale;
+  j["time_scale"] = d.time_scale;
+  j["impulse_scale"] = d.impulse_scale;
+  j["force_scale"] = d.force_scale;
+  j["hertz"] = {
+      {"contact_modulus", d.hertz.contact_modulus}, {"radius", d.hertz.radius},
+      {"normal_mass", d.hertz.normal_mass},         {"normal_speed", d.hertz.normal_speed},
+      {"max_compression", d.hertz.max_compression}, {"duration", d.hertz.duration},
+      {"peak_force", d.hertz.peak_force},           {"contact_radius", d.hertz.contact_radius}};
+  return j;
+}
+
+}  // namespace rebound::cases

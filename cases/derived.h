@@ -1,0 +1,111 @@
+// Quantities derived from a case description: mass properties, the planar inertia operator N
+// (PHYSICS §2), Lai's scales (PHYSICS §3) and the Hertz normal-impact scales (PHYSICS §6).
+//
+// Frame: x = t (tangent, in the plane of motion), y = n (plane normal, into the body),
+// z = b = t x n. The contact point P is the origin, the plane is y = 0, and the centre of mass
+// G lies at (-|PG| sin(theta), |PG| cos(theta), 0), so that r_GP = |PG|(sin theta, -cos theta)
+// as in seed 000 eq. 3.39.
+#pragma once
+
+#include <Eigen/Dense>
+
+#include "cases/case.h"
+
+namespace rebound::cases {
+
+struct MassProperties {
+  double volume = 0;                // m^3 (custom bodies: mass / density)
+  double mass = 0;                  // kg
+  double radius_of_gyration = 0;    // m, central, about b
+  double contact_offset = 0;        // m, |PG|
+  double contact_radius = 0;        // m, radius of curvature of the body at P (Hertz R)
+  Eigen::Vector3d centre_of_mass;   // m, relative to P, in (t, n, b)
+  Eigen::Matrix3d central_inertia;  // kg m^2, about G, in (t, n, b)
+  Eigen::Vector3d body_axis;        // capsule: unit axis (cap at P -> other cap); else b
+};
+
+// Mass properties of the body placed with angle theta between PG and n.
+MassProperties mass_properties(const Body& body, const Material& material, double theta);
+
+// Capsule (cylinder radius R, length L between cap centres, hemispherical caps): central radius
+// of gyration about a transverse axis (seed 000 eq. 5.77), squared.
+double capsule_transverse_gyration_squared(double radius, double length);
+// Angle between the capsule axis and n when P is on a cap and PG makes angle theta with n
+// (seed 000 eq. 5.78).
+double capsule_axis_angle(double radius, double length, double theta);
+
+// Inverse inertia operator N (2x2, (t, n)) from the generalized-speed formulation
+// N = l^T m^-1 l (seed 000 eqs. 3.18-3.20, 3.44, 3.47) for a body of mass m_B, central radius
+// of gyration k about b, |PG| = b at angle theta.
+Eigen::Matrix2d inverse_inertia_generalized(double body_mass, double gyration, double offset,
+                                            double theta);
+// The same from the closed form of M (seed 000 eq. 3.48): N = M^-1.
+Eigen::Matrix2d inverse_inertia_closed_form(double body_mass, double gyration, double offset,
+                                            double theta);
+// N from its principal form (seed 000 eq. 3.34): N = (1/m)[[1+l c2t, l s2t],[l s2t, 1-l c2t]].
+Eigen::Matrix2d inverse_inertia_principal(double effective_mass, double lambda, double theta);
+
+struct PlanarInertia {
+  double effective_mass = 0;  // m (3.35), kg
+  double lambda = 0;          // (3.36)
+  double theta = 0;           // (3.33), rad, in (-pi/2, pi/2)
+};
+// m, lambda, theta of a given N (inverse of inverse_inertia_principal).
+PlanarInertia planar_inertia(const Eigen::Matrix2d& inverse_inertia);
+
+struct HertzScales {
+  double contact_modulus = 0;  // E* = E/(1-nu^2), Pa
+  double radius = 0;           // R, m
+  double normal_mass = 0;      // 1/N_nn, kg (the body mass for a sphere)
+  double normal_speed = 0;     // m/s
+  double max_compression = 0;  // delta_max, m
+  double duration = 0;         // t_c, s
+  double peak_force = 0;       // F_max, N
+  double contact_radius = 0;   // a_max, m
+};
+HertzScales hertz_scales(double contact_modulus, double radius, double normal_mass,
+                         double normal_speed);
+
+struct Derived {
+  MassProperties body;
+  PlanarInertia geometry;           // m, lambda, theta of the body's own geometry
+  Eigen::Matrix2d inverse_inertia;  // N used by the lumped model (overrides applied)
+  double effective_mass = 0;        // m used by the lumped model, kg
+  double lambda = 0;                // used by the lumped model (override or geometry)
+  double theta = 0;                 // used by the lumped model (override or geometry), rad
+  bool lambda_overridden = false;
+  bool theta_overridden = false;
+
+  double approach_speed = 0;               // |v_P|, m/s
+  double incidence_angle = 0;              // alpha, rad
+  double psi1 = 0;                         // Maw's incidence (NaN when mu = 0)
+  Eigen::Vector2d contact_point_velocity;  // (v_t, v_n), m/s
+  Eigen::Vector2d centre_velocity;         // of G, (t, n), m/s
+  double spin = 0;                         // rad/s about b
+
+  double contact_modulus = 0;  // E = E1/(1-nu1^2) against a rigid plane, Pa
+  double kappa = 0;            // (2-nu)/(3(1-nu)) (5.28)
+  double stick_limit = 0;      // C = (2/mu)(1 - sqrt(1 - kappa mu^2)) (5.30); +inf if mu = 0 ...
+  bool always_stick = false;   // kappa mu^2 >= 1
+  double chi = 0;              // (1-nu)(1+lambda)/((2-nu)(1-lambda)) (5.67)
+  double length_scale = 0;     // eta = (m^2 v^4/(E^2 R))^(1/5) (5.40), m
+  double time_scale = 0;       // eta / v, s
+  double impulse_scale = 0;    // m v, N s
+  double force_scale = 0;      // m v^2 / eta, N
+  HertzScales hertz;
+};
+
+Derived derive(const Case& c);
+
+// Lower stick limit C of Lai's model; returns +infinity when kappa mu^2 >= 1 (always stick) and
+// 0 when mu = 0 (always slip, frictionless).
+double stick_limit(double kappa, double friction);
+double kappa_of(double poisson_ratio);
+
+}  // namespace rebound::cases
+
+namespace rebound::cases {
+// Machine-readable form of the derived quantities (SI; the keys are documented in
+// cases/README.md).
+nlohmann::json to_json(const Case& c, const Derived& d);
+}  // namespace rebound::cases

@@ -1,0 +1,91 @@
+// What every lumped model computes, in Lai's non-dimensional variables (seed 000 eqs. 5.40-5.45):
+// impulse g = m v gamma, displacement u = eta delta, spring extension s = eta epsilon,
+// time t = (eta / v) tau, force f = (m v^2 / eta) gamma'. Velocities of P are v delta'.
+// Converting to SI is the job of lumped/summary.h; the models never see dimensions.
+#pragma once
+
+#include <Eigen/Dense>
+#include <limits>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace rebound::lumped {
+
+// A planar impact of a body on a rigid half-space, non-dimensionalised.
+struct Configuration {
+  double lambda = 0;           // inertia coupling (seed 000 3.36)
+  double theta = 0;            // rad, principal angle of N (3.33)
+  double friction = 0;         // Coulomb mu
+  double poisson_ratio = 0.3;  // nu of the body (rigid plane)
+  double incidence_angle = 0;  // alpha in [0, pi/2), tan alpha = v_t / -v_n
+  // Options of particular models:
+  std::string normal_law = "hertz";     // normal spring of the compliant models
+  std::optional<double> restitution;    // prescribed e / c / d / c_r
+  std::optional<double> impulse_ratio;  // Brach
+  double relative_tolerance = 1e-8;     // accurate integrators
+  double euler_step = 1e-2;             // seed 003 fixed-step Euler
+};
+
+// m N, the inverse inertia operator scaled by the effective mass (seed 000 3.34).
+inline Eigen::Matrix2d scaled_inverse_inertia(double lambda, double theta) {
+  Eigen::Matrix2d N;
+  const double c = std::cos(2 * theta), s = std::sin(2 * theta);
+  N << 1 + lambda * c, lambda * s, lambda * s, 1 - lambda * c;
+  return N;
+}
+
+// Approach velocity of P over v: (sin alpha, -cos alpha) (3.57).
+inline Eigen::Vector2d incident_velocity(double incidence_angle) {
+  return {std::sin(incidence_angle), -std::cos(incidence_angle)};
+}
+
+enum class Mode { stick, slip, separated };
+inline const char* to_string(Mode mode) {
+  switch (mode) {
+    case Mode::stick:
+      return "stick";
+    case Mode::slip:
+      return "slip";
+    case Mode::separated:
+      return "separated";
+  }
+  return "?";
+}
+
+// One instant of a compliant model's contact, non-dimensional. Vectors are (t, n).
+struct Sample {
+  double tau = 0;
+  Eigen::Vector2d impulse = Eigen::Vector2d::Zero();       // gamma
+  Eigen::Vector2d force = Eigen::Vector2d::Zero();         // gamma'
+  Eigen::Vector2d displacement = Eigen::Vector2d::Zero();  // delta: rigid-body displacement of P
+  Eigen::Vector2d velocity = Eigen::Vector2d::Zero();      // delta': rigid-body velocity of P / v
+  double spring_extension = 0;                             // epsilon
+  Mode mode = Mode::stick;
+  double dissipation = 0;  // D(tau) = -(Delta K + V), >= 0 and non-decreasing
+};
+
+struct Phase {
+  Mode mode = Mode::stick;
+  double start = 0;  // tau
+  double end = 0;    // tau
+};
+
+struct Outcome {
+  std::string model;                                  // "lai", "uncoupled", "newton", ...
+  Eigen::Vector2d impulse = Eigen::Vector2d::Zero();  // gamma at separation
+  Eigen::Vector2d separation_velocity = Eigen::Vector2d::Zero();  // delta' at separation = w / v
+  double duration = std::numeric_limits<double>::quiet_NaN();     // tau_end; NaN for rigid laws
+  double compression_normal_impulse = 0;  // gamma_n when delta_n' = 0 (end of compression)
+  double normal_work_compression = 0;     // W_nc over m v^2 (<= 0), seed 000 5.74-5.75
+  double normal_work_restitution = 0;     // W_nr over m v^2 (>= 0)
+  double peak_normal_force = std::numeric_limits<double>::quiet_NaN();  // max gamma_n'
+  std::vector<Sample> history;     // dense, ordered in tau; empty for rigid-body laws
+  std::vector<Phase> phases;       // stick/slip phases in order
+  bool creates_energy = false;     // kinetic energy after > before (e.g. Kane's double pendulum)
+  std::vector<std::string> notes;  // human-readable remarks (events, defects of the law)
+  std::optional<double> prescribed_restitution;  // dissipative normal laws
+  std::optional<double> achieved_restitution;    // dissipative normal laws: e achieved
+};
+
+}  // namespace rebound::lumped

@@ -1,0 +1,223 @@
+#include "lumped/summary.h"
+
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <sstream>
+
+#include "lumped/lai.h"
+#include "lumped/rigid_laws.h"
+#include "lumped/uncoupled.h"
+
+namespace rebound::lumped {
+namespace {
+
+nlohmann::json finite_or_null(double x) {
+  return std::isfinite(x) ? nlohmann::json(x) : nlohmann::json();
+}
+
+// Body velocity change from the impulse g at P: du = m^-1 l g (seed 000 eq. 3.21) with the
+// generalized speeds of eqs. 3.37-3.38 (centre velocity along t, n and spin about b).
+struct BodyVelocity {
+  Eigen::Vector2d centre;
+  double spin;
+};
+BodyVelocity body_velocity(const cases::Derived& d, const Eigen::Vector2d& impulse) {
+  const double mass = d.body.mass, k2 = d.body.radius_of_gyration * d.body.radius_of_gyration;
+  const double b = d.body.contact_offset, theta = d.geometry.theta;  // the body's own lever arm
+  return {
+      d.centre_velocity + impulse / mass,
+      d.spin + b * (std::cos(theta) * impulse.x() + std::sin(theta) * impulse.y()) / (mass * k2)};
+}
+
+double body_kinetic_energy(const cases::Derived& d, const BodyVelocity& v) {
+  const double k2 = d.body.radius_of_gyration * d.body.radius_of_gyration;
+  return 0.5 * d.body.mass * (v.centre.squaredNorm() + k2 * v.spin * v.spin);
+}
+
+}  // namespace
+
+Configuration configuration_of(const cases::Case& c, const cases::Derived& d) {
+  Configuration configuration;
+  configuration.lambda = d.lambda;
+  configuration.theta = d.theta;
+  configuration.friction = c.contact.friction;
+  configuration.poisson_ratio = c.material.poisson_ratio;
+  configuration.incidence_angle = d.incidence_angle;
+  configuration.normal_law = c.lumped.normal_law;
+  configuration.restitution = c.lumped.restitution;
+  configuration.impulse_ratio = c.lumped.impulse_ratio;
+  configuration.relative_tolerance = c.lumped.relative_tolerance;
+  configuration.euler_step = c.lumped.euler_step;
+  return configuration;
+}
+
+Outcome solve(const cases::Case& c, const cases::Derived& d, bool record_history) {
+  const Configuration configuration = configuration_of(c, d);
+  const std::string& model = c.lumped.model;
+  if (model == "lai") {
+    LaiOptions options;
+    options.record_history = record_history;
+    return solve_lai(configuration, options);
+  }
+  if (model == "uncoupled") return solve_uncoupled(configuration);
+  if (model == "uncoupled-euler") return solve_uncoupled_euler(configuration);
+  return solve_rigid_law(model, configuration);
+}
+
+std::vector<HistoryRow> history_rows(const cases::Case& c, const cases::Derived& d,
+                                     const Outcome& outcome) {
+  (void)c;
+  std::vector<HistoryRow> rows;
+  rows.reserve(outcome.history.size());
+  const double m = d.effective_mass, v = d.approach_speed, eta = d.length_scale;
+  const double impulse_scale = m * v, force_scale = m * v * v / eta, time_scale = eta / v;
+  const Eigen::Vector2d v0 = incident_velocity(d.incidence_angle);
+  const double kinetic_initial = body_kinetic_energy(d, body_velocity(d, Eigen::Vector2d::Zero()));
+  for (const Sample& s : outcome.history) {
+    HistoryRow r;
+    r.tau = s.tau;
+    r.time = s.tau * time_scale;
+    r.normal_force = s.force.y() * force_scale;
+    r.tangential_force = s.force.x() * force_scale;
+    r.normal_impulse = s.impulse.y() * impulse_scale;
+    r.tangential_impulse = s.impulse.x() * impulse_scale;
+    r.normal_velocity = s.velocity.y() * v;
+    r.tangential_velocity = s.velocity.x() * v;
+    r.normal_displacement = s.displacement.y() * eta;
+    r.tangential_displacement = s.displacement.x() * eta;
+    // Kinetic energy from the work of the contact force on P (seed 000 eq. 5.70).
+    r.kinetic_energy = kinetic_initial + m * v * v * 0.5 * (v0 + s.velocity).dot(s.impulse);
+    r.tangential_spring_extension = s.spring_extension * eta;
+    r.dissipation = s.dissipation * m * v * v;
+    r.mode = s.mode;
+    r.gamma_t = s.impulse.x();
+    r.gamma_n = s.impulse.y();
+    r.delta_t = s.displacement.x();
+    r.delta_n = s.displacement.y();
+    r.epsilon = s.spring_extension;
+    const BodyVelocity body = body_velocity(d, s.impulse * impulse_scale);
+    r.centre_velocity_t = body.centre.x();
+    r.centre_velocity_n = body.centre.y();
+    r.spin = body.spin;
+    rows.push_back(r);
+  }
+  return rows;
+}
+
+std::string history_csv(const std::vector<HistoryRow>& rows) {
+  std::string out =
+      "time,normal_force,tangential_force,normal_impulse,tangential_impulse,normal_velocity,"
+      "tangential_velocity,normal_displacement,tangential_displacement,kinetic_energy,"
+      "tangential_spring_extension,mode,dissipation,gamma_t,gamma_n,delta_t,delta_n,epsilon,tau,"
+      "center_velocity_t,center_velocity_n,spin\n";
+  char line[1024];
+  for (const HistoryRow& r : rows) {
+    std::snprintf(line, sizeof line,
+                  "%.10e,%.10e,%.10e,%.10e,%.10e,%.10e,%.10e,%.10e,%.10e,%.10e,%.10e,%s,%.10e,"
+                  "%.10e,%.10e,%.10e,%.10e,%.10e,%.10e,%.10e,%.10e,%.10e\n",
+                  r.time, r.normal_force, r.tangential_force, r.normal_impulse,
+                  r.tangential_impulse, r.normal_velocity, r.tangential_velocity,
+                  r.normal_displacement, r.tangential_displacement, r.kinetic_energy,
+                  r.tangential_spring_extension, to_string(r.mode), r.dissipation, r.gamma_t,
+                  r.gamma_n, r.delta_t, r.delta_n, r.epsilon, r.tau, r.centre_velocity_t,
+                  r.centre_velocity_n, r.spin);
+    out += line;
+  }
+  return out;
+}
+
+nlohmann::json summary_json(const cases::Case& c, const cases::Derived& d, const Outcome& o) {
+  const double m = d.effective_mass, v = d.approach_speed, eta = d.length_scale;
+  const double impulse_scale = m * v, time_scale = eta / v, force_scale = m * v * v / eta;
+  const double nu = c.material.poisson_ratio, mu = c.contact.friction;
+  const Eigen::Vector2d w = o.separation_velocity * v;  // separation velocity of P, m/s
+  const Eigen::Vector2d g = o.impulse * impulse_scale;  // impulse on the body at P, N s
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const double psi = mu > 0 ? cases::psi_scale(nu, mu) : nan;
+
+  const BodyVelocity before = body_velocity(d, Eigen::Vector2d::Zero());
+  const BodyVelocity after = body_velocity(d, g);
+  const double kinetic_before = body_kinetic_energy(d, before);
+  const Eigen::Vector2d v0 = incident_velocity(d.incidence_angle);
+  const double kinetic_change = m * v * v * 0.5 * (v0 + o.separation_velocity).dot(o.impulse);
+
+  nlohmann::json j;
+  j["case"] = c.name;
+  j["solver"] = "lumped:" + o.model;
+  j["model"] = o.model;
+  j["normal_law"] = c.lumped.normal_law;
+  j["psi1"] = finite_or_null(psi * std::tan(d.incidence_angle));
+  j["psi2"] = finite_or_null(psi * w.x() / w.y());
+  j["incidence_angle"] = d.incidence_angle;
+  j["rebound_angle"] = std::atan2(w.x(), w.y());
+  j["e_newton"] = w.y() / c.impact.normal_speed;
+  j["e_poisson"] = finite_or_null(o.compression_normal_impulse > 0
+                                      ? (o.impulse.y() - o.compression_normal_impulse) /
+                                            o.compression_normal_impulse
+                                      : nan);
+  j["e_stronge"] = finite_or_null(
+      o.normal_work_compression < 0
+          ? std::sqrt(std::max(0.0, o.normal_work_restitution) / -o.normal_work_compression)
+          : nan);
+  j["tangential_cor"] =
+      finite_or_null(before.centre.x() != 0 ? after.centre.x() / before.centre.x() : nan);
+  j["center_velocity_initial"] = {before.centre.x(), before.centre.y()};
+  j["center_velocity_final"] = {after.centre.x(), after.centre.y()};
+  j["spin_initial"] = before.spin;
+  j["spin_final"] = after.spin;
+  j["contact_point_velocity_initial"] = {v0.x() * v, v0.y() * v};
+  j["contact_point_velocity_final"] = {w.x(), w.y()};
+  j["normal_impulse"] = g.y();
+  j["tangential_impulse"] = g.x();
+  j["contact_duration"] = finite_or_null(o.duration * time_scale);
+  j["peak_normal_force"] = finite_or_null(o.peak_normal_force * force_scale);
+  j["kinetic_energy_initial"] = kinetic_before;
+  j["kinetic_energy_loss"] = -kinetic_change;
+  j["kinetic_energy_loss_fraction"] = -kinetic_change / kinetic_before;
+  j["creates_energy"] = o.creates_energy;
+  j["lambda"] = d.lambda;
+  j["theta"] = d.theta;
+  j["effective_mass"] = m;
+  j["eta"] = eta;
+  nlohmann::json phases = nlohmann::json::array();
+  for (const Phase& p : o.phases) {
+    // Rigid-body laws have no time: their phases are in normal impulse (N s).
+    const double scale = std::isnan(o.duration) ? impulse_scale : time_scale;
+    phases.push_back(
+        {{"mode", to_string(p.mode)}, {"start", p.start * scale}, {"end", p.end * scale}});
+  }
+  j["stick_slip_phases"] = phases;
+  j["stick_slip_phases_axis"] = std::isnan(o.duration) ? "normal_impulse" : "time";
+  j["non_dimensional"] = {
+      {"gamma_t", o.impulse.x()},
+      {"gamma_n", o.impulse.y()},
+      {"tau_end", finite_or_null(o.duration)},
+      {"separation_velocity", {o.separation_velocity.x(), o.separation_velocity.y()}}};
+  if (o.prescribed_restitution) j["prescribed_restitution"] = *o.prescribed_restitution;
+  if (o.achieved_restitution) j["achieved_restitution"] = *o.achieved_restitution;
+  j["notes"] = o.notes;
+  return j;
+}
+
+std::vector<std::string> summary_scalar_keys() {
+  return {"psi1",
+          "psi2",
+          "incidence_angle",
+          "rebound_angle",
+          "e_newton",
+          "e_poisson",
+          "e_stronge",
+          "tangential_cor",
+          "spin_final",
+          "normal_impulse",
+          "tangential_impulse",
+          "contact_duration",
+          "peak_normal_force",
+          "kinetic_energy_loss",
+          "kinetic_energy_loss_fraction",
+          "lambda",
+          "theta"};
+}
+
+}  // namespace rebound::lumped

@@ -1,0 +1,39 @@
+// Parameter sweeps of a lumped model over Psi1, incidence angle or friction, on all cores.
+#pragma once
+
+#include <functional>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "cases/case.h"
+
+namespace rebound::lumped {
+
+enum class SweepVariable { psi1, incidence_angle, friction };
+
+struct SweepRange {
+  SweepVariable variable = SweepVariable::psi1;
+  double start = 0, stop = 0;
+  int count = 0;
+  double value(int i) const {
+    return count == 1 ? start : start + (stop - start) * i / (count - 1);
+  }
+};
+
+// The case with the swept variable set to `value` (the approach speed |v_P| is kept for the
+// incidence sweep, the normal speed for the Psi1 sweep, the velocity for the friction sweep).
+// Throws cases::CaseError when the value is outside the case's valid range.
+cases::Case case_at(const cases::Case& base, SweepVariable variable, double value);
+
+// Solves every point with `threads` worker threads; returns one summary (summary_json) per
+// point, in order. A point that fails gets {"error": message}.
+std::vector<nlohmann::json> run_sweep(const cases::Case& base, const SweepRange& range,
+                                      int threads);
+
+// sweep.csv: the swept value then summary_scalar_keys().
+std::string sweep_csv(const SweepRange& range, const std::vector<nlohmann::json>& rows);
+
+const char* to_string(SweepVariable variable);
+
+}  // namespace rebound::lumped

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Installs what rebound needs from Debian 12 packages, only if something is missing
+# (idempotent; needs root or sudo when it has to install).
+set -euo pipefail
+packages=(
+  cmake make g++ pkg-config
+  libdeal.ii-dev openmpi-bin
+  libeigen3-dev libvtk9-dev nlohmann-json3-dev
+  libgtest-dev googletest libbenchmark-dev
+  python3 python3-numpy python3-matplotlib
+)
+missing=()
+for package in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" ||
+    missing+=("$package")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-deps: all ${#packages[@]} Debian packages present"
+  exit 0
+fi
+echo "install-deps: installing ${missing[*]}"
+sudo_cmd=()
+if [ "$(id -u)" -ne 0 ]; then
+  command -v sudo >/dev/null || { echo "install-deps: run as root or install sudo" >&2; exit 1; }
+  sudo_cmd=(sudo)
+fi
+export DEBIAN_FRONTEND=noninteractive
+"${sudo_cmd[@]}" apt-get update -qq
+"${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"

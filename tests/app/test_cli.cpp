@@ -1,0 +1,223 @@
+// The rebound command line, run as a user runs it: exit status, messages, files written.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <random>
+#include <sstream>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Invocation {
+  int status = -1;     // exit status, or -1 if killed by a signal
+  std::string output;  // stdout and stderr
+};
+
+Invocation run(const std::string& arguments) {
+  const std::string command = std::string(REBOUND_BINARY) + " " + arguments + " 2>&1";
+  Invocation result;
+  FILE* pipe = popen(command.c_str(), "r");
+  if (!pipe) return result;
+  char buffer[4096];
+  std::size_t n;
+  while ((n = fread(buffer, 1, sizeof buffer, pipe)) > 0) result.output.append(buffer, n);
+  const int status = pclose(pipe);
+  result.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return result;
+}
+
+fs::path scratch(const std::string& name) {
+  const fs::path dir =
+      fs::temp_directory_path() / ("rebound-test-" + std::to_string(::getpid())) / name;
+  fs::create_directories(dir);
+  return dir;
+}
+
+std::string write(const fs::path& path, const std::string& text) {
+  std::ofstream(path) << text;
+  return path.string();
+}
+
+const std::string kCases = REBOUND_SOURCE_DIR "/cases/";
+
+std::string valid_text() {
+  std::ifstream in(kCases + "sphere-lai-psi2.json");
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+}  // namespace
+
+TEST(Cli, HelpAndVersion) {
+  const Invocation help = run("--help");
+  EXPECT_EQ(help.status, 0);
+  EXPECT_NE(help.output.find("check"), std::string::npos);
+  EXPECT_NE(help.output.find("lumped"), std::string::npos);
+  EXPECT_EQ(help.output.find("  pair"), std::string::npos) << "lists a command that does not exist";
+  EXPECT_EQ(run("--version").status, 0);
+  EXPECT_EQ(run("").status, 2);
+  EXPECT_EQ(run("frobnicate").status, 2);
+  EXPECT_EQ(run("check --help").status, 0);
+  EXPECT_EQ(run("lumped --help").status, 0);
+  EXPECT_EQ(run("sweep --help").status, 0);
+}
+
+TEST(Cli, CheckAcceptsEveryShippedCase) {
+  const Invocation r = run("check " + kCases + "*.json");
+  EXPECT_EQ(r.status, 0) << r.output;
+  const Invocation json = run("check --json " + kCases + "hertz-steel-sphere.json");
+  ASSERT_EQ(json.status, 0);
+  const auto parsed = nlohmann::json::parse(json.output);
+  ASSERT_EQ(parsed.size(), 1u);
+  EXPECT_NEAR(parsed[0]["lambda"].get<double>(), 5.0 / 9.0, 1e-12);
+}
+
+// Each class of bad input: exit 2 and a message naming the file and the key.
+TEST(Cli, CheckRejectsBadInputWithExit2) {
+  const fs::path dir = scratch("bad");
+  struct Bad {
+    std::string from, to, key;
+  };
+  const std::vector<Bad> bad = {
+      {"\"poisson_ratio\": 0.3", "\"poisson_ratio\": 0.7", "material.poisson_ratio"},
+      {"\"young_modulus\": 70000000000.0", "\"young_modulus\": -1", "material.young_modulus"},
+      {"\"density\": 2700", "\"density\": 0", "material.density"},
+      {"\"friction\": 0.1", "\"friction\": -0.1", "contact.friction"},
+      {"\"theta\": 0.0", "\"theta\": 0.3", "impact.theta"},
+      {"\"psi1\": 2.0", "\"psi1\": 2.0, \"tangential_speed\": 1", "impact"},
+      {"\"density\": 2700", "\"densty\": 2700", "material.densty"},
+      {"\"radius\": 0.05", "\"radius\": \"big\"", "body.radius"},
+      {"\"psi1\": 2.0", "\"psi1\": 1e999", "impact.psi1"},
+  };
+  for (const Bad& b : bad) {
+    std::string text = valid_text();
+    const auto at = text.find(b.from);
+    ASSERT_NE(at, std::string::npos) << b.from;
+    text.replace(at, b.from.size(), b.to);
+    const std::string path = write(dir / "case.json", text);
+    const Invocation r = run("check " + path);
+    EXPECT_EQ(r.status, 2) << r.output;
+    EXPECT_NE(r.output.find(path), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find(b.key), std::string::npos) << b.key << ": " << r.output;
+  }
+  EXPECT_EQ(run("check /nonexistent.json").status, 2);
+  EXPECT_EQ(run("check").status, 2);
+  EXPECT_EQ(run("check --bogus " + kCases + "hertz-steel-sphere.json").status, 2);
+}
+
+// Mutated files through the real binary: never a crash (signal), always exit 0 or 2, and a
+// rejection always says something.
+TEST(Cli, MutatedFilesNeverCrashTheBinary) {
+  const fs::path dir = scratch("fuzz");
+  std::mt19937 random(42);
+  const std::string base = valid_text();
+  for (int trial = 0; trial < 20; ++trial) {
+    std::string text = base;
+    for (int k = 0; k < 3; ++k) {
+      const std::size_t at = random() % text.size();
+      text[at] = "{}[]\":,0.-e9x"[random() % 13];
+    }
+    const std::string path = write(dir / "m.json", text);
+    const Invocation r = run("check " + path);
+    ASSERT_TRUE(r.status == 0 || r.status == 2) << r.status << "\n" << text;
+    if (r.status == 2) {
+      EXPECT_NE(r.output.find("error"), std::string::npos);
+    }
+  }
+}
+
+// rebound lumped on every shipped case writes the documented files, keys and columns.
+TEST(Cli, LumpedWritesDocumentedOutputs) {
+  const fs::path dir = scratch("lumped");
+  const std::vector<std::string> keys = {"case",
+                                         "solver",
+                                         "psi1",
+                                         "psi2",
+                                         "incidence_angle",
+                                         "rebound_angle",
+                                         "e_newton",
+                                         "e_poisson",
+                                         "e_stronge",
+                                         "tangential_cor",
+                                         "center_velocity_final",
+                                         "spin_final",
+                                         "normal_impulse",
+                                         "tangential_impulse",
+                                         "contact_duration",
+                                         "peak_normal_force",
+                                         "kinetic_energy_loss",
+                                         "kinetic_energy_loss_fraction",
+                                         "lambda",
+                                         "theta",
+                                         "stick_slip_phases"};
+  const std::string header =
+      "time,normal_force,tangential_force,normal_impulse,tangential_impulse,normal_velocity,"
+      "tangential_velocity,normal_displacement,tangential_displacement,kinetic_energy,"
+      "tangential_spring_extension,mode,dissipation";
+  for (const auto& entry : fs::directory_iterator(kCases)) {
+    if (entry.path().extension() != ".json") continue;
+    const fs::path out = dir / entry.path().stem();
+    const Invocation r =
+        run("lumped " + entry.path().string() + " -o " + out.string() + " --quiet");
+    ASSERT_EQ(r.status, 0) << entry.path() << "\n" << r.output;
+    std::ifstream summary_file(out / "lumped" / "summary.json");
+    const auto summary = nlohmann::json::parse(summary_file);
+    for (const auto& key : keys)
+      EXPECT_TRUE(summary.contains(key)) << key << " in " << entry.path();
+    std::ifstream history(out / "lumped" / "history.csv");
+    std::string first;
+    std::getline(history, first);
+    EXPECT_EQ(first.rfind(header, 0), 0u) << first;
+    int rows = 0;
+    for (std::string line; std::getline(history, line);) ++rows;
+    EXPECT_GE(rows, 200) << entry.path();
+    EXPECT_TRUE(fs::exists(out / "lumped" / "rigid_body.pvd"));
+    EXPECT_TRUE(fs::exists(out / "lumped" / "rigid_body_0000.vtp"));
+  }
+}
+
+TEST(Cli, LumpedAndSweepRejectBadOptions) {
+  const fs::path dir = scratch("options");
+  std::string text = valid_text();
+  text.replace(text.find("\"model\": \"lai\""), 14, "\"model\": \"newtn\"");
+  const Invocation bad_model = run("lumped " + write(dir / "m.json", text));
+  EXPECT_EQ(bad_model.status, 2);
+  EXPECT_NE(bad_model.output.find("lumped.model"), std::string::npos) << bad_model.output;
+  EXPECT_NE(bad_model.output.find("did you mean \"newton\""), std::string::npos)
+      << bad_model.output;
+  EXPECT_EQ(run("lumped " + kCases + "sphere-lai-psi2.json --frames").status, 2);
+  EXPECT_EQ(run("sweep " + kCases + "sphere-lai-psi2.json").status, 2);
+  EXPECT_EQ(run("sweep " + kCases + "sphere-lai-psi2.json --psi1 0:8").status, 2);
+  EXPECT_EQ(run("sweep " + kCases + "sphere-lai-psi2.json --psi1 -1:8:5").status, 2);
+  EXPECT_EQ(run("sweep " + kCases + "hertz-steel-sphere.json --psi1 0:8:5").status, 2);
+}
+
+// rebound sweep writes one row per point; at mu = 0.1 the Psi1 = 7 point is in gross slip and
+// lies on the line Psi2 = Psi1 - 4 chi.
+TEST(Cli, SweepWritesOneRowPerPoint) {
+  const fs::path dir = scratch("sweep");
+  const Invocation r =
+      run("sweep " + kCases + "sphere-lai-psi2.json --psi1 0:8:17 --threads 2 -o " + dir.string());
+  ASSERT_EQ(r.status, 0) << r.output;
+  std::ifstream csv(dir / "sweep.csv");
+  std::string header, line, last;
+  std::getline(csv, header);
+  EXPECT_EQ(header.rfind("sweep_psi1,psi1,psi2,", 0), 0u) << header;
+  int rows = 0;
+  while (std::getline(csv, line)) ++rows, last = line;
+  EXPECT_EQ(rows, 17);
+  std::stringstream cells(last);
+  std::string swept, psi1, psi2;
+  std::getline(cells, swept, ',');
+  std::getline(cells, psi1, ',');
+  std::getline(cells, psi2, ',');
+  const double chi = 0.7 * (1 + 5.0 / 9.0) / (1.7 * (1 - 5.0 / 9.0));
+  EXPECT_NEAR(std::stod(psi1), 8.0, 1e-8);
+  EXPECT_NEAR(std::stod(psi2), 8.0 - 4 * chi, 1e-6);
+}

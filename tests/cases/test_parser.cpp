@@ -1,0 +1,287 @@
+// The case parser: every shipped case is accepted; each class of bad input is rejected with a
+// message naming the file, the key and the value; random and mutated JSON never crashes it.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <random>
+
+#include "cases/case.h"
+#include "cases/derived.h"
+
+using namespace rebound::cases;
+using json = nlohmann::json;
+
+namespace {
+
+json valid_case() {
+  return json::parse(R"({
+    "name": "sphere-test",
+    "body": {"shape": "sphere", "radius": 0.05},
+    "material": {"young_modulus": 7e10, "poisson_ratio": 0.3, "density": 2700},
+    "target": {"type": "rigid_plane"},
+    "contact": {"friction": 0.1},
+    "impact": {"theta": 0.0, "normal_speed": 0.5, "psi1": 2.0, "spin": 0.0},
+    "lumped": {"model": "lai"},
+    "fem": {"degree": 2}
+  })");
+}
+
+// Parses the document and returns the error; fails the test if it was accepted.
+CaseError rejection(const json& document) {
+  try {
+    parse_case(document, "bad.json");
+  } catch (const CaseError& error) {
+    return error;
+  }
+  ADD_FAILURE() << "accepted: " << document.dump();
+  return CaseError("", "", "");
+}
+
+void expect_rejected(const json& document, const std::string& key, const std::string& fragment) {
+  const CaseError error = rejection(document);
+  EXPECT_EQ(error.key(), key) << error.what();
+  EXPECT_EQ(error.file(), "bad.json");
+  const std::string message = error.what();
+  EXPECT_NE(message.find("bad.json"), std::string::npos) << message;
+  EXPECT_NE(message.find(key), std::string::npos) << message;
+  EXPECT_NE(message.find(fragment), std::string::npos) << message;
+}
+
+}  // namespace
+
+TEST(Parser, AcceptsEveryShippedCase) {
+  int count = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(REBOUND_SOURCE_DIR "/cases")) {
+    if (entry.path().extension() != ".json") continue;
+    const Case c = load_case(entry.path().string());
+    EXPECT_EQ(c.name + ".json", entry.path().filename().string()) << "file name = case name";
+    EXPECT_NO_THROW(derive(c));
+    ++count;
+  }
+  EXPECT_GE(count, 16);
+}
+
+TEST(Parser, ValidCaseFields) {
+  const Case c = parse_case(valid_case(), "ok.json");
+  EXPECT_EQ(c.name, "sphere-test");
+  EXPECT_EQ(c.body.shape, Shape::sphere);
+  EXPECT_DOUBLE_EQ(c.material.young_modulus, 7e10);
+  EXPECT_EQ(c.impact.velocity_form, "psi1");
+  EXPECT_EQ(c.fem.degree, 2);
+}
+
+TEST(Parser, UnknownKeyWithSuggestion) {
+  json d = valid_case();
+  d["material"]["youngs_modulus"] = 1.0;
+  expect_rejected(d, "material.youngs_modulus", "did you mean \"young_modulus\"");
+  json top = valid_case();
+  top["impactt"] = json::object();
+  expect_rejected(top, "impactt", "did you mean \"impact\"");
+}
+
+TEST(Parser, MissingRequiredKeys) {
+  for (const char* key : {"name", "body", "material", "contact", "impact"}) {
+    json d = valid_case();
+    d.erase(key);
+    expect_rejected(d, key, "missing");
+  }
+  json d = valid_case();
+  d["material"].erase("density");
+  expect_rejected(d, "material.density", "missing");
+  json t = valid_case();
+  t["impact"].erase("theta");
+  expect_rejected(t, "impact.theta", "missing");
+}
+
+TEST(Parser, WrongTypes) {
+  json d = valid_case();
+  d["material"]["poisson_ratio"] = "0.3";
+  expect_rejected(d, "material.poisson_ratio", "expected a number");
+  json b = valid_case();
+  b["body"] = 3;
+  expect_rejected(b, "body", "expected a JSON object");
+  json n = valid_case();
+  n["name"] = 12;
+  expect_rejected(n, "name", "expected a string");
+}
+
+TEST(Parser, OutOfRangeValues) {
+  auto with = [](const std::string& section, const std::string& key, json value) {
+    json d = valid_case();
+    d[section][key] = value;
+    return d;
+  };
+  expect_rejected(with("material", "poisson_ratio", 0.5), "material.poisson_ratio", "(-1, 0.5)");
+  expect_rejected(with("material", "poisson_ratio", -1.0), "material.poisson_ratio", "is -1");
+  expect_rejected(with("material", "young_modulus", 0.0), "material.young_modulus", "E > 0");
+  expect_rejected(with("material", "density", -2700.0), "material.density", "-2700");
+  expect_rejected(with("contact", "friction", -0.1), "contact.friction", ">= 0");
+  expect_rejected(with("body", "radius", 0.0), "body.radius", "> 0");
+
+  json incidence = valid_case();
+  incidence["impact"] = {{"theta", 0.0}, {"speed", 1.0}, {"incidence_angle", 1.6}};
+  expect_rejected(incidence, "impact.incidence_angle", "[0, pi/2)");
+  json negative = valid_case();
+  negative["impact"] = {{"theta", 0.0}, {"speed", 1.0}, {"incidence_angle", -0.1}};
+  expect_rejected(negative, "impact.incidence_angle", "-0.1");
+
+  json capsule = valid_case();
+  capsule["body"] = {{"shape", "capsule"}, {"radius", 0.01}, {"length", 0.05}};
+  capsule["impact"]["theta"] = 1.6;
+  expect_rejected(capsule, "impact.theta", "|theta| < pi/2");
+
+  json sphere_theta = valid_case();
+  sphere_theta["impact"]["theta"] = 0.2;
+  expect_rejected(sphere_theta, "impact.theta", "0 for a sphere");
+}
+
+TEST(Parser, VelocityForms) {
+  json two = valid_case();
+  two["impact"]["tangential_speed"] = 0.1;
+  expect_rejected(two, "impact", "mixes velocity forms");
+  json none = valid_case();
+  none["impact"] = {{"theta", 0.0}};
+  expect_rejected(none, "impact", "no velocity");
+  json speed = valid_case();
+  speed["impact"] = {{"theta", 0.0}, {"speed", 1.0}};
+  expect_rejected(speed, "impact.incidence_angle", "missing");
+  json psi_without_friction = valid_case();
+  psi_without_friction["contact"]["friction"] = 0.0;
+  expect_rejected(psi_without_friction, "impact.psi1", "friction > 0");
+}
+
+TEST(Parser, NonFiniteNumbers) {
+  // JSON has no NaN/inf literals; an overflowing literal is how they reach a parser.
+  const std::string text = valid_case().dump();
+  std::string overflow = text;
+  overflow.replace(overflow.find("70000000000"), 11, "1e999");
+  try {
+    parse_case(overflow, "bad.json");
+    FAIL() << "accepted an infinite Young's modulus";
+  } catch (const CaseError& error) {
+    EXPECT_EQ(error.key(), "material.young_modulus");
+    EXPECT_NE(std::string(error.what()).find("finite"), std::string::npos) << error.what();
+  }
+}
+
+TEST(Parser, DuplicateKey) {
+  try {
+    parse_case(std::string(R"({"name": "a", "material": {"density": 1, "density": 2}})"),
+               "dup.json");
+    FAIL() << "accepted a duplicated key";
+  } catch (const CaseError& error) {
+    EXPECT_EQ(error.key(), "material.density") << error.what();
+  }
+}
+
+TEST(Parser, InvalidJsonAndBadOptions) {
+  try {
+    parse_case(std::string("{\"name\": \"x\",, }"), "broken.json");
+    FAIL();
+  } catch (const CaseError& error) {
+    EXPECT_NE(std::string(error.what()).find("broken.json"), std::string::npos);
+    EXPECT_NE(std::string(error.what()).find("not valid JSON"), std::string::npos);
+  }
+  json model = valid_case();
+  model["lumped"]["model"] = "laii";
+  expect_rejected(model, "lumped.model", "did you mean \"lai\"");
+  json restitution = valid_case();
+  restitution["lumped"]["model"] = "newton";
+  expect_rejected(restitution, "lumped.restitution", "missing");
+  json degree = valid_case();
+  degree["fem"]["degree"] = 3;
+  expect_rejected(degree, "fem.degree", "[1, 2]");
+  json name = valid_case();
+  name["name"] = "Sphere Test";
+  expect_rejected(name, "name", "lower-case");
+  EXPECT_THROW(load_case("/nonexistent/case.json"), CaseError);
+}
+
+// Property test: random mutations of a valid document (values replaced by random JSON of any
+// type, keys renamed or deleted, text corrupted) are either accepted or rejected with a
+// CaseError naming the source; nothing else escapes and nothing hangs.
+TEST(Parser, FuzzedDocumentsNeverCrash) {
+  std::mt19937 random(20261122);
+  std::uniform_int_distribution<int> pick(0, 1 << 20);
+  const std::vector<json> values = {nullptr,
+                                    true,
+                                    false,
+                                    0,
+                                    -1,
+                                    1e308,
+                                    -1e-320,
+                                    0.5,
+                                    1.6,
+                                    "",
+                                    "sphere",
+                                    "lai",
+                                    json::array(),
+                                    json::array({1, 2}),
+                                    json::object(),
+                                    json::object({{"x", 1}})};
+  const std::string base_text = valid_case().dump();
+  int accepted = 0, rejected = 0;
+  for (int trial = 0; trial < 4000; ++trial) {
+    std::string text;
+    if (trial % 2 == 0) {
+      // Structured mutation of 1-3 entries.
+      json d = valid_case();
+      const int changes = 1 + pick(random) % 3;
+      for (int k = 0; k < changes; ++k) {
+        std::vector<json::json_pointer> pointers;
+        const json flat = d.flatten();
+        for (const auto& item : flat.items()) pointers.emplace_back(item.key());
+        if (pointers.empty()) break;
+        const auto& target = pointers[pick(random) % pointers.size()];
+        if (!d[target.parent_pointer()].is_object()) {
+          d[target] = values[pick(random) % values.size()];
+          continue;
+        }
+        switch (pick(random) % 3) {
+          case 0:
+            d[target] = values[pick(random) % values.size()];
+            break;
+          case 1:
+            d[target.parent_pointer()].erase(target.back());
+            break;
+          default: {
+            json moved = d[target];
+            d[target.parent_pointer()].erase(target.back());
+            d[target.parent_pointer()][target.back() + "x"] = moved;
+          }
+        }
+      }
+      text = d.dump();
+    } else {
+      // Byte-level corruption.
+      text = base_text;
+      const int changes = 1 + pick(random) % 4;
+      for (int k = 0; k < changes && !text.empty(); ++k) {
+        const std::size_t at = pick(random) % text.size();
+        switch (pick(random) % 3) {
+          case 0:
+            text[at] = static_cast<char>(pick(random) % 256);
+            break;
+          case 1:
+            text.erase(at, 1 + pick(random) % 8);
+            break;
+          default:
+            text.insert(at, std::string(1, "{}[]\",:0e-9"[pick(random) % 11]));
+            break;
+        }
+      }
+    }
+    try {
+      parse_case(text, "fuzz.json");
+      ++accepted;
+    } catch (const CaseError& error) {
+      ++rejected;
+      EXPECT_NE(std::string(error.what()).find("fuzz.json"), std::string::npos) << error.what();
+      EXPECT_FALSE(error.key().empty());
+    } catch (const std::exception& other) {
+      ADD_FAILURE() << "escaped: " << other.what() << " for " << text;
+    }
+  }
+  EXPECT_GT(rejected, 2000);  // most mutations break the document
+  EXPECT_GT(accepted, 10);    // some are harmless (e.g. spin changed to 0.5)
+}
