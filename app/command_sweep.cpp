@@ -79,7 +79,7 @@ int command_sweep(const std::vector<std::string>& arguments) {
   const std::string path = (std::filesystem::path(directory) / "sweep.csv").string();
   write_file_atomically(path, lumped::sweep_csv(range, rows));
   int failures = 0;
-  for (const auto& row : rows) failures += row.contains("error");
+  for (const auto& row : rows) failures += !row.error.empty();
   if (!args.flag("--quiet")) {
     std::printf("%s: %s sweep, %d points, model %s, %d threads\n", base.name.c_str(),
                 lumped::to_string(range.variable), range.count, base.lumped.model.c_str(), threads);
@@ -89,20 +89,12 @@ int command_sweep(const std::vector<std::string>& arguments) {
     for (int k = 0; k < shown; ++k) {
       const int i = shown == 1 ? 0 : int(std::lround(double(k) * (range.count - 1) / (shown - 1)));
       const auto& row = rows[i];
-      if (row.contains("error")) {
-        std::printf("  %12.6g  error: %s\n", range.value(i),
-                    row["error"].get<std::string>().c_str());
+      if (!row.error.empty()) {
+        std::printf("  %12.6g  error: %s\n", row.value, row.error.c_str());
         continue;
       }
-      auto value = [&row](const char* key) {
-        return row[key].is_number() ? row[key].get<double>() : std::nan("");
-      };
-      std::string phases;
-      for (const auto& p : row["stick_slip_phases"])
-        phases += (phases.empty() ? "" : "-") + p["mode"].get<std::string>();
-      std::printf("  %12.6g %10.5f %10.5f %10.6f %12.6g %12.6g %s\n", range.value(i), value("psi1"),
-                  value("psi2"), value("e_newton"), row["non_dimensional"]["gamma_t"].get<double>(),
-                  row["non_dimensional"]["gamma_n"].get<double>(), phases.c_str());
+      std::printf("  %12.6g %10.5f %10.5f %10.6f %12.6g %12.6g %s\n", row.value, row.scalars[0],
+                  row.scalars[1], row.scalars[4], row.gamma_t, row.gamma_n, row.phases.c_str());
     }
     if (shown < range.count) std::printf("  (%d of %d rows shown)\n", shown, range.count);
     std::printf("  written to %s\n", path.c_str());

@@ -80,7 +80,7 @@ class DormandPrince {
     std::vector<double> g_old(events.size());
     for (std::size_t i = 0; i < events.size(); ++i) g_old[i] = events[i].function(t, y);
 
-    double error_old = 1e-4;  // PI controller memory
+    double log_error_old = std::log(1e-4);  // PI controller memory
     bool rejected_last = false;
     for (long n = 0;; ++n) {
       if (n > options_.max_steps) throw std::runtime_error("integrator: too many steps");
@@ -151,10 +151,10 @@ class DormandPrince {
       y = y_new;
       k1 = k7;  // FSAL
       // PI step-size control (Hairer's DOPRI5: beta = 0.04).
-      double factor = 0.9 * std::pow(error, -0.2 + 0.04 * 0.75) * std::pow(error_old, 0.04);
-      if (error == 0) factor = 10;
+      const double log_error = std::log(std::max(error, 1e-300));
+      double factor = 0.9 * std::exp((-0.2 + 0.04 * 0.75) * log_error + 0.04 * log_error_old);
       factor = std::clamp(factor, 0.2, rejected_last ? 1.0 : 10.0);
-      error_old = std::max(error, 1e-4);
+      log_error_old = std::max(log_error, std::log(1e-4));
       rejected_last = false;
       h *= factor;
       last_step_ = h;

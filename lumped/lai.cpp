@@ -155,8 +155,9 @@ Outcome solve_lai(const Configuration& configuration, const LaiOptions& options)
         next_sample += options.history_spacing;
       }
     }
-    const State end = step.at(step.t1);
-    const double force = model.force(end, model.velocity(end)).y();
+    const State end = step.r1 + step.r2;  // the state at t1 of an untruncated step
+    const State& at_end = step.t1 == step.t0 + step.h ? end : step.at(step.t1);
+    const double force = model.force(at_end, model.velocity(at_end)).y();
     outcome.peak_normal_force =
         std::isnan(outcome.peak_normal_force) ? force : std::max(outcome.peak_normal_force, force);
   };

@@ -127,7 +127,7 @@ std::string history_csv(const std::vector<HistoryRow>& rows) {
   return out;
 }
 
-nlohmann::json summary_json(const cases::Case& c, const cases::Derived& d, const Outcome& o) {
+SummaryScalars summary_scalars(const cases::Case& c, const cases::Derived& d, const Outcome& o) {
   const double m = d.effective_mass, v = d.approach_speed, eta = d.length_scale;
   const double impulse_scale = m * v, time_scale = eta / v, force_scale = m * v * v / eta;
   const double nu = c.material.poisson_ratio, mu = c.contact.friction;
@@ -135,49 +135,84 @@ nlohmann::json summary_json(const cases::Case& c, const cases::Derived& d, const
   const Eigen::Vector2d g = o.impulse * impulse_scale;  // impulse on the body at P, N s
   const double nan = std::numeric_limits<double>::quiet_NaN();
   const double psi = mu > 0 ? cases::psi_scale(nu, mu) : nan;
-
   const BodyVelocity before = body_velocity(d, Eigen::Vector2d::Zero());
   const BodyVelocity after = body_velocity(d, g);
-  const double kinetic_before = body_kinetic_energy(d, before);
   const Eigen::Vector2d v0 = incident_velocity(d.incidence_angle);
   const double kinetic_change = m * v * v * 0.5 * (v0 + o.separation_velocity).dot(o.impulse);
 
+  SummaryScalars r;
+  r.psi1 = psi * std::tan(d.incidence_angle);
+  r.psi2 = psi * w.x() / w.y();
+  r.incidence_angle = d.incidence_angle;
+  r.rebound_angle = std::atan2(w.x(), w.y());
+  r.e_newton = w.y() / c.impact.normal_speed;
+  r.e_poisson = o.compression_normal_impulse > 0
+                    ? (o.impulse.y() - o.compression_normal_impulse) / o.compression_normal_impulse
+                    : nan;
+  r.e_stronge =
+      o.normal_work_compression < 0
+          ? std::sqrt(std::max(0.0, o.normal_work_restitution) / -o.normal_work_compression)
+          : nan;
+  r.tangential_cor = before.centre.x() != 0 ? after.centre.x() / before.centre.x() : nan;
+  r.spin_final = after.spin;
+  r.normal_impulse = g.y();
+  r.tangential_impulse = g.x();
+  r.contact_duration = o.duration * time_scale;
+  r.peak_normal_force = o.peak_normal_force * force_scale;
+  r.kinetic_energy_initial = body_kinetic_energy(d, before);
+  r.kinetic_energy_loss = -kinetic_change;
+  r.kinetic_energy_loss_fraction = -kinetic_change / r.kinetic_energy_initial;
+  r.lambda = d.lambda;
+  r.theta = d.theta;
+  r.center_velocity_initial = before.centre;
+  r.center_velocity_final = after.centre;
+  r.spin_initial = before.spin;
+  r.contact_point_velocity_initial = v0 * v;
+  r.contact_point_velocity_final = w;
+  return r;
+}
+
+std::vector<double> SummaryScalars::values() const {
+  return {psi1,
+          psi2,
+          incidence_angle,
+          rebound_angle,
+          e_newton,
+          e_poisson,
+          e_stronge,
+          tangential_cor,
+          spin_final,
+          normal_impulse,
+          tangential_impulse,
+          contact_duration,
+          peak_normal_force,
+          kinetic_energy_loss,
+          kinetic_energy_loss_fraction,
+          lambda,
+          theta};
+}
+
+nlohmann::json summary_json(const cases::Case& c, const cases::Derived& d, const Outcome& o) {
+  const SummaryScalars r = summary_scalars(c, d, o);
+  const double m = d.effective_mass, v = d.approach_speed, eta = d.length_scale;
+  const double impulse_scale = m * v, time_scale = eta / v;
   nlohmann::json j;
   j["case"] = c.name;
   j["solver"] = "lumped:" + o.model;
   j["model"] = o.model;
   j["normal_law"] = c.lumped.normal_law;
-  j["psi1"] = finite_or_null(psi * std::tan(d.incidence_angle));
-  j["psi2"] = finite_or_null(psi * w.x() / w.y());
-  j["incidence_angle"] = d.incidence_angle;
-  j["rebound_angle"] = std::atan2(w.x(), w.y());
-  j["e_newton"] = w.y() / c.impact.normal_speed;
-  j["e_poisson"] = finite_or_null(o.compression_normal_impulse > 0
-                                      ? (o.impulse.y() - o.compression_normal_impulse) /
-                                            o.compression_normal_impulse
-                                      : nan);
-  j["e_stronge"] = finite_or_null(
-      o.normal_work_compression < 0
-          ? std::sqrt(std::max(0.0, o.normal_work_restitution) / -o.normal_work_compression)
-          : nan);
-  j["tangential_cor"] =
-      finite_or_null(before.centre.x() != 0 ? after.centre.x() / before.centre.x() : nan);
-  j["center_velocity_initial"] = {before.centre.x(), before.centre.y()};
-  j["center_velocity_final"] = {after.centre.x(), after.centre.y()};
-  j["spin_initial"] = before.spin;
-  j["spin_final"] = after.spin;
-  j["contact_point_velocity_initial"] = {v0.x() * v, v0.y() * v};
-  j["contact_point_velocity_final"] = {w.x(), w.y()};
-  j["normal_impulse"] = g.y();
-  j["tangential_impulse"] = g.x();
-  j["contact_duration"] = finite_or_null(o.duration * time_scale);
-  j["peak_normal_force"] = finite_or_null(o.peak_normal_force * force_scale);
-  j["kinetic_energy_initial"] = kinetic_before;
-  j["kinetic_energy_loss"] = -kinetic_change;
-  j["kinetic_energy_loss_fraction"] = -kinetic_change / kinetic_before;
+  const auto keys = summary_scalar_keys();
+  const auto values = r.values();
+  for (std::size_t i = 0; i < keys.size(); ++i) j[keys[i]] = finite_or_null(values[i]);
+  j["center_velocity_initial"] = {r.center_velocity_initial.x(), r.center_velocity_initial.y()};
+  j["center_velocity_final"] = {r.center_velocity_final.x(), r.center_velocity_final.y()};
+  j["spin_initial"] = r.spin_initial;
+  j["contact_point_velocity_initial"] = {r.contact_point_velocity_initial.x(),
+                                         r.contact_point_velocity_initial.y()};
+  j["contact_point_velocity_final"] = {r.contact_point_velocity_final.x(),
+                                       r.contact_point_velocity_final.y()};
+  j["kinetic_energy_initial"] = r.kinetic_energy_initial;
   j["creates_energy"] = o.creates_energy;
-  j["lambda"] = d.lambda;
-  j["theta"] = d.theta;
   j["effective_mass"] = m;
   j["eta"] = eta;
   nlohmann::json phases = nlohmann::json::array();

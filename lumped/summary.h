@@ -36,6 +36,18 @@ std::vector<HistoryRow> history_rows(const cases::Case& c, const cases::Derived&
 // The common columns first (shared with the FEM history), then the model's own.
 std::string history_csv(const std::vector<HistoryRow>& rows);
 
+// The scalar results in SI (keys of summary_scalar_keys(), in that order, plus vectors).
+struct SummaryScalars {
+  double psi1, psi2, incidence_angle, rebound_angle, e_newton, e_poisson, e_stronge;
+  double tangential_cor, spin_final, normal_impulse, tangential_impulse, contact_duration;
+  double peak_normal_force, kinetic_energy_loss, kinetic_energy_loss_fraction, lambda, theta;
+  double kinetic_energy_initial, spin_initial;
+  Eigen::Vector2d center_velocity_initial, center_velocity_final;
+  Eigen::Vector2d contact_point_velocity_initial, contact_point_velocity_final;
+  std::vector<double> values() const;  // in the order of summary_scalar_keys()
+};
+SummaryScalars summary_scalars(const cases::Case& c, const cases::Derived& d, const Outcome& o);
+
 // summary.json content: keys documented in docs/OUTPUTS.md, shared with the FEM.
 nlohmann::json summary_json(const cases::Case& c, const cases::Derived& d, const Outcome& outcome);
 

@@ -24,23 +24,30 @@ const char* to_string(SweepVariable variable) {
 
 cases::Case case_at(const cases::Case& base, SweepVariable variable, double value) {
   cases::Case c = base;
+  set_swept_value(c, base, variable, value);
+  return c;
+}
+
+void set_swept_value(cases::Case& c, const cases::Case& base, SweepVariable variable,
+                     double value) {
   const std::string where = std::string("sweep ") + to_string(variable);
   if (!std::isfinite(value)) throw cases::CaseError(c.source, where, "value is not finite");
   switch (variable) {
     case SweepVariable::psi1: {
-      if (c.contact.friction <= 0)
+      if (base.contact.friction <= 0)
         throw cases::CaseError(c.source, "contact.friction", "is 0; a Psi1 sweep needs mu > 0");
       if (value < 0)
         throw cases::CaseError(c.source, where, "value " + std::to_string(value) + " < 0");
-      c.impact.tangential_speed = c.impact.normal_speed * value /
-                                  cases::psi_scale(c.material.poisson_ratio, c.contact.friction);
+      c.impact.tangential_speed =
+          base.impact.normal_speed * value /
+          cases::psi_scale(base.material.poisson_ratio, base.contact.friction);
       break;
     }
     case SweepVariable::incidence_angle: {
       if (value < 0 || value >= M_PI / 2)
         throw cases::CaseError(c.source, where,
                                "value " + std::to_string(value) + " outside [0, pi/2)");
-      const double speed = cases::approach_speed(c.impact);
+      const double speed = cases::approach_speed(base.impact);
       c.impact.normal_speed = speed * std::cos(value);
       c.impact.tangential_speed = speed * std::sin(value);
       break;
@@ -52,21 +59,27 @@ cases::Case case_at(const cases::Case& base, SweepVariable variable, double valu
       break;
     }
   }
-  return c;
 }
 
-std::vector<nlohmann::json> run_sweep(const cases::Case& base, const SweepRange& range,
-                                      int threads) {
-  std::vector<nlohmann::json> rows(static_cast<std::size_t>(range.count));
+std::vector<SweepPoint> run_sweep(const cases::Case& base, const SweepRange& range, int threads) {
+  std::vector<SweepPoint> rows(static_cast<std::size_t>(range.count));
   std::atomic<int> next{0};
   auto worker = [&] {
+    cases::Case c = base;  // one copy per thread, swept fields overwritten per point
     for (int i = next++; i < range.count; i = next++) {
+      SweepPoint& point = rows[i];
+      point.value = range.value(i);
       try {
-        const cases::Case c = case_at(base, range.variable, range.value(i));
+        set_swept_value(c, base, range.variable, point.value);
         const cases::Derived d = cases::derive(c);
-        rows[i] = summary_json(c, d, solve(c, d, false));
+        const Outcome o = solve(c, d, false);
+        point.scalars = summary_scalars(c, d, o).values();
+        for (const Phase& p : o.phases)
+          point.phases += (point.phases.empty() ? "" : "-") + std::string(to_string(p.mode));
+        point.gamma_t = o.impulse.x();
+        point.gamma_n = o.impulse.y();
       } catch (const std::exception& error) {
-        rows[i] = {{"error", error.what()}};
+        point.error = error.what();
       }
     }
   };
@@ -77,35 +90,26 @@ std::vector<nlohmann::json> run_sweep(const cases::Case& base, const SweepRange&
   return rows;
 }
 
-std::string sweep_csv(const SweepRange& range, const std::vector<nlohmann::json>& rows) {
+std::string sweep_csv(const SweepRange& range, const std::vector<SweepPoint>& rows) {
   const auto keys = summary_scalar_keys();
   std::string out = std::string("sweep_") + to_string(range.variable);
   for (const auto& key : keys) out += "," + key;
   out += ",phases,error\n";
   char cell[64];
-  for (std::size_t i = 0; i < rows.size(); ++i) {
-    std::snprintf(cell, sizeof cell, "%.10g", range.value(int(i)));
+  for (const SweepPoint& row : rows) {
+    std::snprintf(cell, sizeof cell, "%.10g", row.value);
     out += cell;
-    const auto& row = rows[i];
-    for (const auto& key : keys) {
+    for (std::size_t k = 0; k < keys.size(); ++k) {
       out += ",";
-      if (row.contains(key) && row[key].is_number()) {
-        std::snprintf(cell, sizeof cell, "%.10g", row[key].get<double>());
+      if (k < row.scalars.size() && std::isfinite(row.scalars[k])) {
+        std::snprintf(cell, sizeof cell, "%.10g", row.scalars[k]);
         out += cell;
       }
     }
-    std::string phases;
-    if (row.contains("stick_slip_phases"))
-      for (const auto& p : row["stick_slip_phases"])
-        phases += (phases.empty() ? "" : "-") + p["mode"].get<std::string>();
-    out += "," + phases + ",";
-    if (row.contains("error")) {
-      std::string message = row["error"].get<std::string>();
-      for (char& ch : message)
-        if (ch == ',' || ch == '\n' || ch == '"') ch = ' ';
-      out += message;
-    }
-    out += "\n";
+    std::string message = row.error;
+    for (char& ch : message)
+      if (ch == ',' || ch == '\n' || ch == '"') ch = ' ';
+    out += "," + row.phases + "," + message + "\n";
   }
   return out;
 }

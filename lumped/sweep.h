@@ -25,6 +25,8 @@ struct SweepRange {
 // incidence sweep, the normal speed for the Psi1 sweep, the velocity for the friction sweep).
 // Throws cases::CaseError when the value is outside the case's valid range.
 cases::Case case_at(const cases::Case& base, SweepVariable variable, double value);
+// The same, in place on a copy the caller owns (the swept fields are overwritten).
+void set_swept_value(cases::Case& c, const cases::Case& base, SweepVariable variable, double value);
 
 // Solves every point with `threads` worker threads; returns one summary (summary_json) per
 // point, in order. A point that fails gets {"error": message}.

@@ -209,8 +209,9 @@ TEST(Lai, EventTimesAreLocated) {
     for (const Sample& s : b.history) {
       if (std::abs(s.tau - tau) > 1e-14) continue;
       const double C = rebound::cases::stick_limit(rebound::cases::kappa_of(0.3), 0.5);
-      if (b.phases[i].mode == Mode::stick)
+      if (b.phases[i].mode == Mode::stick) {
         EXPECT_NEAR(std::abs(s.spring_extension), C * -s.displacement.y(), 1e-10);
+      }
     }
   }
 }

@@ -1,0 +1,134 @@
+// rebound mesh CASE [-o DIR] [--level K] : build the FEM mesh of a case (also under mpirun).
+#include <deal.II/base/mpi.h>
+
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+
+#include "app/cli.h"
+#include "app/commands.h"
+#include "cases/case.h"
+#include "cases/derived.h"
+#include "meshes/meshes.h"
+
+namespace rebound::app {
+namespace {
+
+double relative(double value, double exact) {
+  return exact != 0 ? (value - exact) / std::abs(exact) : value;
+}
+
+void print_table(const cases::Case& c, const meshes::MeshStatistics& s, const std::string& file) {
+  const auto row = [](const char* label, double value, const char* unit) {
+    std::printf("  %-30s %-14.6g %s\n", label, value, unit);
+  };
+  const auto compare = [](const char* label, double value, double exact, const char* unit) {
+    std::printf("  %-30s %-14.8g exact %-14.8g (%+.3e) %s\n", label, value, exact,
+                relative(value, exact), unit);
+  };
+  std::printf("%s  (%s)  %s mesh, %d rank%s, %.2f s\n", c.name.c_str(), c.source.c_str(),
+              cases::to_string(c.body.shape), s.ranks, s.ranks == 1 ? "" : "s", s.seconds);
+  std::printf(" Mesh\n");
+  std::printf("  %-30s %llu (coarse %llu, global levels %d, max level %d)\n", "cells", s.cells,
+              s.coarse_cells, s.global_levels, s.max_level);
+  std::printf("  %-30s %llu\n", "vertices", s.vertices);
+  std::printf("  %-30s %llu (Q1) / %llu (Q2)\n", "dofs (3 components)", s.dofs_q1, s.dofs_q2);
+  std::printf(" Mass distribution (MappingQ%u, Gauss)\n", s.mapping_degree);
+  compare("volume", s.volume, s.volume_exact, "m^3");
+  compare("mass", s.mass, s.mass_exact, "kg");
+  std::printf("  %-30s (%.6g, %.6g, %.6g) exact (%.6g, %.6g, %.6g) m\n", "centroid G - P",
+              s.centroid[0], s.centroid[1], s.centroid[2], s.centroid_exact[0], s.centroid_exact[1],
+              s.centroid_exact[2]);
+  const auto& I = s.inertia_central;
+  std::printf("  %-30s [[%.5g, %.5g, %.5g], [%.5g, %.5g, %.5g], [%.5g, %.5g, %.5g]] kg m^2\n",
+              "central inertia", I(0, 0), I(0, 1), I(0, 2), I(1, 0), I(1, 1), I(1, 2), I(2, 0),
+              I(2, 1), I(2, 2));
+  compare("I_bb (about z)", I(2, 2), s.inertia_exact(2, 2), "kg m^2");
+  compare("|PG|", s.contact_offset, s.contact_offset_exact, "m");
+  compare("lambda", s.lambda, s.lambda_exact, "");
+  std::printf("  %-30s %-14.8g exact %-14.8g (%+.3e) rad\n", "theta", s.theta, s.theta_exact,
+              s.theta - s.theta_exact);
+  std::printf(" Sizes (cell diameters)\n");
+  row("h_min", s.h_min, "m");
+  row("h_max", s.h_max, "m");
+  row("shortest edge", s.edge_min, "m");
+  row("a_max (Hertz)", s.a_max, "m");
+  std::printf("  %-30s %-14.6g target a_max/%g = %.6g m\n", "h_contact (cells within a_max)",
+              s.h_contact, s.contact_resolution, s.h_contact_target);
+  row("contact vertex snap", s.contact_vertex_shift, "m");
+  std::printf(" Quality\n");
+  row("min Jacobian ratio", s.min_jacobian_ratio, "(min/max det J in a cell)");
+  row("min det J", s.min_jacobian, "");
+  std::printf(" Explicit dynamics (dt = cfl edge_min / (sqrt 3 p^2 c_p))\n");
+  row("P-wave speed c_p", s.wave_speed, "m/s");
+  row("Hertz contact duration t_c", s.contact_duration, "s");
+  std::printf("  %-30s %-14.6g p=2: %.6g s\n", "stable dt estimate p=1",
+              s.stable_time_step_estimate[0], s.stable_time_step_estimate[1]);
+  std::printf("  %-30s %-14.6g p=2: %.6g\n", "steps per contact p=1", s.steps_for_contact[0],
+              s.steps_for_contact[1]);
+  std::printf(" Output: %s\n", file.c_str());
+}
+
+}  // namespace
+
+int command_mesh(const std::vector<std::string>& arguments) {
+  const Arguments args("mesh", arguments, {}, {"-o", "--level"});
+  if (args.help()) {
+    std::cout
+        << "Usage: rebound mesh CASE [-o DIR] [--level K]\n"
+           "       mpirun -np N rebound mesh CASE [-o DIR] [--level K]\n\n"
+           "Builds the hexahedral FEM mesh of a sphere or capsule case: exact curved surfaces,\n"
+           "fem.refinement global levels (+K with --level), then local refinement toward the\n"
+           "contact point until cells within the Hertz contact radius a_max have diameter\n"
+           "<= a_max / fem.contact_resolution (2:1 graded). Writes DIR/mesh/mesh.vtu (mesh.pvtu\n"
+           "+ pieces under MPI) with cell data level, diameter, quality, subdomain, and\n"
+           "DIR/mesh/summary.json; prints the same as a table. DIR defaults to results/<case>.\n";
+    return 0;
+  }
+  if (args.positional().size() != 1) throw UsageError("needs exactly one CASE file");
+  const int extra_levels = args.integer("--level", 0, 6).value_or(0);
+  // Everything that can reject the input happens before MPI starts (exit status 2).
+  const cases::Case c = cases::load_case(args.positional().front());
+  meshes::MeshOptions options;
+  try {
+    meshes::place_body(c);
+    options = meshes::mesh_options(c, extra_levels);
+  } catch (const std::invalid_argument& error) {
+    throw cases::CaseError(c.source, "body", std::string("cannot be meshed: ") + error.what());
+  }
+  if (options.global_levels > 8)
+    throw UsageError("fem.refinement + --level is " + std::to_string(options.global_levels) +
+                     "; at most 8 global levels");
+  const std::string directory = output_directory(args.option("-o"), c.name) + "/mesh";
+
+  int argc = 1;
+  char program[] = "rebound";
+  char* argv_storage[] = {program, nullptr};
+  char** argv = argv_storage;
+  dealii::Utilities::MPI::MPI_InitFinalize mpi(argc, argv, 1);
+  const bool root = dealii::Utilities::MPI::this_mpi_process(MPI_COMM_WORLD) == 0;
+
+  meshes::Mesh mesh;
+  try {
+    mesh = meshes::build_mesh(c, extra_levels, MPI_COMM_WORLD);
+  } catch (const std::invalid_argument& error) {
+    throw cases::CaseError(c.source, "body", std::string("cannot be meshed: ") + error.what());
+  }
+  const std::string file = meshes::write_vtu(mesh, directory);
+  if (root) {
+    nlohmann::json summary = meshes::to_json(mesh.statistics);
+    summary["case"] = c.name;
+    summary["file"] = c.source;
+    summary["shape"] = cases::to_string(c.body.shape);
+    summary["extra_levels"] = extra_levels;
+    summary["fem_refinement"] = c.fem.refinement;
+    summary["mesh_file"] = file;
+    write_file_atomically(directory + "/summary.json", summary.dump(2) + "\n");
+    print_table(c, mesh.statistics, directory + "/" + file);
+    std::fflush(stdout);
+  }
+  return 0;
+}
+
+}  // namespace rebound::app

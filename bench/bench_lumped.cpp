@@ -1,0 +1,70 @@
+// Google Benchmark of the lumped models: one Lai solve, a 10,000-point Psi1 sweep on 2 threads.
+// Run: build/bin/bench_lumped   (numbers recorded in docs/PERFORMANCE.md)
+#include <benchmark/benchmark.h>
+
+#include <cmath>
+
+#include "cases/case.h"
+#include "lumped/lai.h"
+#include "lumped/sweep.h"
+#include "lumped/uncoupled.h"
+
+using namespace rebound;
+
+namespace {
+
+lumped::Configuration sphere(double psi1) {
+  lumped::Configuration c;
+  c.lambda = 5.0 / 9.0;
+  c.friction = 0.5;
+  c.poisson_ratio = 0.3;
+  c.incidence_angle = std::atan(psi1 / cases::psi_scale(0.3, 0.5));
+  c.relative_tolerance = 1e-8;
+  return c;
+}
+
+// One solve at rtol 1e-8 without the dense history (what a sweep does), at Psi1 = 1.2
+// (slip-stick-slip, the most events) and 3.0.
+void BM_LaiSolve(benchmark::State& state) {
+  const lumped::Configuration c = sphere(state.range(0) / 10.0);
+  lumped::LaiOptions options;
+  options.record_history = false;
+  for (auto _ : state) benchmark::DoNotOptimize(lumped::solve_lai(c, options));
+  state.counters["steps"] = double(lumped::last_lai_statistics().steps);
+}
+BENCHMARK(BM_LaiSolve)
+    ->Arg(12)
+    ->Arg(30)
+    ->Unit(benchmark::kMicrosecond)
+    ->Repetitions(5)
+    ->ReportAggregatesOnly(true);
+
+void BM_LaiSolveWithHistory(benchmark::State& state) {
+  const lumped::Configuration c = sphere(1.2);
+  for (auto _ : state) benchmark::DoNotOptimize(lumped::solve_lai(c));
+}
+BENCHMARK(BM_LaiSolveWithHistory)->Unit(benchmark::kMicrosecond);
+
+// The full sweep path of `rebound sweep` (case -> derived -> solve -> summary) over 10,000 Psi1
+// values on 2 threads, wall time.
+void BM_Sweep10000(benchmark::State& state) {
+  const cases::Case base = cases::load_case(REBOUND_SOURCE_DIR "/cases/sphere-lai-psi2.json");
+  lumped::SweepRange range;
+  range.variable = lumped::SweepVariable::psi1;
+  range.start = 0;
+  range.stop = 8;
+  range.count = 10000;
+  for (auto _ : state)
+    benchmark::DoNotOptimize(lumped::run_sweep(base, range, int(state.range(0))));
+}
+BENCHMARK(BM_Sweep10000)
+    ->Arg(1)
+    ->Arg(2)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime()
+    ->Repetitions(3)
+    ->ReportAggregatesOnly(true);
+
+}  // namespace
+
+BENCHMARK_MAIN();
