@@ -212,6 +212,10 @@ Outcome solve_lai(const Configuration& configuration, const LaiOptions& options)
   const double kinetic_change =
       0.5 * (model.v0_ + outcome.separation_velocity).dot(outcome.impulse);
   outcome.creates_energy = kinetic_change > 1e-9;
+  if (model.spring_.law != NormalLaw::hertz) {
+    outcome.prescribed_restitution = model.spring_.restitution;
+    outcome.achieved_restitution = outcome.separation_velocity.y() / std::cos(alpha);
+  }
   const auto& s = integrator.statistics();
   statistics.steps = s.steps;
   statistics.rejected = s.rejected;

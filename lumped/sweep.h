@@ -28,13 +28,21 @@ cases::Case case_at(const cases::Case& base, SweepVariable variable, double valu
 // The same, in place on a copy the caller owns (the swept fields are overwritten).
 void set_swept_value(cases::Case& c, const cases::Case& base, SweepVariable variable, double value);
 
-// Solves every point with `threads` worker threads; returns one summary (summary_json) per
-// point, in order. A point that fails gets {"error": message}.
-std::vector<nlohmann::json> run_sweep(const cases::Case& base, const SweepRange& range,
-                                      int threads);
+// One point of a sweep: the summary scalars (summary_scalar_keys() order), the stick/slip
+// sequence and the non-dimensional impulses; `error` is set when the point failed.
+struct SweepPoint {
+  double value = 0;
+  std::vector<double> scalars;
+  std::string phases;  // e.g. "slip-stick-slip"
+  double gamma_t = 0, gamma_n = 0;
+  std::string error;
+};
 
-// sweep.csv: the swept value then summary_scalar_keys().
-std::string sweep_csv(const SweepRange& range, const std::vector<nlohmann::json>& rows);
+// Solves every point with `threads` worker threads, in order.
+std::vector<SweepPoint> run_sweep(const cases::Case& base, const SweepRange& range, int threads);
+
+// sweep.csv: the swept value then summary_scalar_keys(), phases, error.
+std::string sweep_csv(const SweepRange& range, const std::vector<SweepPoint>& rows);
 
 const char* to_string(SweepVariable variable);
 

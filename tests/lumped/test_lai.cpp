@@ -215,3 +215,28 @@ TEST(Lai, EventTimesAreLocated) {
     }
   }
 }
+
+// A dissipative normal law as Lai's normal spring: in a normal impact (no tangential motion)
+// the achieved restitution is the law's own, e.g. Michalczyk's hysteresis gives exactly R
+// (seed 001 eq. 2.17), and Hertz gives 1.
+TEST(Lai, DissipativeNormalLawSetsTheRestitution) {
+  for (const double r : {0.3, 0.7, 0.95}) {
+    Configuration c = sphere(0);
+    c.incidence_angle = 0;
+    c.normal_law = "michalczyk";
+    c.restitution = r;
+    const Outcome o = solve_lai(c);
+    ASSERT_TRUE(o.achieved_restitution.has_value());
+    EXPECT_NEAR(*o.achieved_restitution, r, 1e-7);
+    EXPECT_NEAR(*o.prescribed_restitution, r, 0);
+  }
+  // Oblique: friction and a dissipative law together still never create energy.
+  Configuration c = sphere(1.2);
+  c.normal_law = "flores";
+  c.restitution = 0.8;
+  const Outcome o = solve_lai(c);
+  const double loss =
+      -0.5 * (incident_velocity(c.incidence_angle) + o.separation_velocity).dot(o.impulse);
+  EXPECT_GT(loss, 0.1);  // Flores at c_r = 0.8 alone removes ~1 - 0.8^2 of the normal energy
+  EXPECT_LT(o.separation_velocity.y() / std::cos(c.incidence_angle), 0.85);
+}
