@@ -164,6 +164,8 @@ int write_rigid_body_frames(const std::string& directory, const cases::Case& c,
       filter->Update();
       moved->DeepCopy(filter->GetOutput());
     }
+    // The sources' normals would be one tuple short once P is added: only our arrays remain.
+    moved->GetPointData()->Initialize();
     // The material point P, moved rigidly, carries the contact force as a vertex.
     const Eigen::Vector2d p_rel(-g0.x(), -g0.y());
     const double cphi = std::cos(phi), sphi = std::sin(phi);

@@ -1,6 +1,11 @@
 // The rebound command line, run as a user runs it: exit status, messages, files written.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
+#include <vtkDataArray.h>
+#include <vtkNew.h>
+#include <vtkPointData.h>
+#include <vtkPolyData.h>
+#include <vtkXMLPolyDataReader.h>
 
 #include <cstdio>
 #include <filesystem>
@@ -220,4 +225,42 @@ TEST(Cli, SweepWritesOneRowPerPoint) {
   const double chi = 0.7 * (1 + 5.0 / 9.0) / (1.7 * (1 - 5.0 / 9.0));
   EXPECT_NEAR(std::stod(psi1), 8.0, 1e-8);
   EXPECT_NEAR(std::stod(psi2), 8.0 - 4 * chi, 1e-6);
+}
+
+// The lumped ParaView frames read back with VTK's XML reader: a closed surface plus the vertex P,
+// the contact force at P equal to the history's force at that frame's time (the last frame is at
+// separation: zero force), and the rigid velocity field.
+TEST(Cli, LumpedFramesOpenInVtk) {
+  const fs::path dir = scratch("vtk");
+  ASSERT_EQ(run("lumped " + kCases + "sphere-lai-psi2.json --quiet -o " + dir.string()).status, 0);
+  std::ifstream pvd(dir / "lumped" / "rigid_body.pvd");
+  std::stringstream text;
+  text << pvd.rdbuf();
+  int frames = 0;
+  for (std::size_t at = text.str().find("<DataSet"); at != std::string::npos;
+       at = text.str().find("<DataSet", at + 1))
+    ++frames;
+  EXPECT_EQ(frames, 40);
+  double peak = 0;
+  for (int frame = 0; frame < frames; ++frame) {
+    char name[64];
+    std::snprintf(name, sizeof name, "rigid_body_%04d.vtp", frame);
+    vtkNew<vtkXMLPolyDataReader> reader;
+    reader->SetFileName((dir / "lumped" / name).string().c_str());
+    reader->Update();
+    vtkPolyData* body = reader->GetOutput();
+    ASSERT_GT(body->GetNumberOfPoints(), 100) << name;
+    ASSERT_GT(body->GetNumberOfPolys(), 100) << name;
+    vtkDataArray* force = body->GetPointData()->GetArray("contact_force");
+    ASSERT_NE(force, nullptr);
+    ASSERT_NE(body->GetPointData()->GetArray("velocity"), nullptr);
+    double range[2];
+    force->GetRange(range, 1);
+    peak = std::max(peak, range[1]);
+    if (frame == frames - 1) EXPECT_NEAR(range[1], 0.0, 1e-6 * peak);
+  }
+  // The peak over 40 evenly spaced frames is within a few per cent of the solution's peak.
+  std::ifstream summary_file(dir / "lumped" / "summary.json");
+  const auto summary = nlohmann::json::parse(summary_file);
+  EXPECT_NEAR(peak / summary["peak_normal_force"].get<double>(), 1.0, 0.02);
 }

@@ -1,0 +1,271 @@
+// The FEM (issue 5): lumped mass, patch test, free flight, frictionless and Hertz impacts,
+// friction, the command line, and (under mpirun -np 2) equality with the serial run.
+#include <deal.II/base/mpi.h>
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+
+#include "cases/case.h"
+#include "cases/derived.h"
+#include "fem/fem.h"
+#include "lumped/summary.h"
+
+namespace fs = std::filesystem;
+using rebound::cases::Case;
+
+namespace {
+
+Case load(const std::string& name) {
+  return rebound::cases::load_case(std::string(REBOUND_SOURCE_DIR) + "/cases/" + name + ".json");
+}
+
+// The test-sized Hertz sphere: coarse global mesh, contact zone resolved with a_max / 3 cells.
+Case small_hertz(int degree) {
+  Case c = load("hertz-steel-sphere");
+  c.fem.degree = degree;
+  c.fem.refinement = 0;
+  c.fem.contact_resolution = 3;
+  return c;
+}
+
+double relative(double value, double exact) { return std::abs(value - exact) / std::abs(exact); }
+
+bool long_tests() { return std::getenv("REBOUND_LONG_TESTS") != nullptr; }
+
+// One full frictionless run shared by the impact tests.
+const rebound::fem::RunResult& hertz_run() {
+  static const rebound::fem::RunResult result = [] {
+    rebound::fem::RunOptions options;
+    options.frames = 0;
+    return rebound::fem::run(small_hertz(1), options, MPI_COMM_SELF);
+  }();
+  return result;
+}
+
+class FemDegree : public ::testing::TestWithParam<int> {};
+
+TEST_P(FemDegree, LumpedMassIsPositiveAndConservedAcrossHangingNodes) {
+  const auto solver =
+      rebound::fem::Solver::create(small_hertz(GetParam()), {}, MPI_COMM_SELF);
+  const auto& info = solver->info();
+  EXPECT_GT(info.constrained_dofs, 0u) << "the mesh should have hanging nodes";
+  EXPECT_GT(info.min_nodal_mass, 0);
+  EXPECT_LT(relative(info.total_mass_lumped, info.total_mass_quadrature), 1e-12);
+  const double exact = rebound::cases::derive(small_hertz(GetParam())).body.mass;
+  EXPECT_LT(relative(info.total_mass_lumped, exact), 2e-2);
+  std::printf("p = %d: %llu dofs, %llu constrained, mass %.12g (quadrature %.12g, exact %.12g), "
+              "dt = %.4g s, lambda_max = %.4g\n",
+              GetParam(), info.dofs, info.constrained_dofs, info.total_mass_lumped,
+              info.total_mass_quadrature, exact, info.time_step, info.lambda_max);
+}
+
+TEST_P(FemDegree, PatchTestLinearFieldGivesExactConstantStress) {
+  const auto solver =
+      rebound::fem::Solver::create(small_hertz(GetParam()), {}, MPI_COMM_SELF);
+  Eigen::Matrix3d gradient;
+  gradient << 1e-3, 2e-4, -3e-4, 5e-4, -2e-3, 1e-4, 7e-4, -6e-4, 1.5e-3;
+  const auto r = solver->patch_test(gradient);
+  std::printf("p = %d: interior |Ku| %.3e of %.3e, stress error %.3e of %.3e Pa\n", GetParam(),
+              r.max_interior_force, r.force_scale, r.max_stress_error, r.stress_scale);
+  EXPECT_LT(r.max_interior_force, 1e-9 * r.force_scale);
+  EXPECT_LT(r.max_stress_error, 1e-9 * r.stress_scale);
+}
+
+TEST_P(FemDegree, FreeFlightKeepsMomentumAngularMomentumAndEnergy) {
+  rebound::fem::SolverOptions options;
+  options.contact = false;
+  const auto solver = rebound::fem::Solver::create(small_hertz(GetParam()), options, MPI_COMM_SELF);
+  const Eigen::Vector3d v(0.3, 1.0, -0.2), omega(20, -15, 40), centre(0, 0.01, 0);
+  solver->set_state(Eigen::Vector3d(0, 1e-3, 0), v, omega, centre);
+  const auto s0 = solver->state();
+  for (int k = 0; k < 300; ++k) solver->step();
+  const auto& s1 = solver->state();
+  const double p_scale = s0.mass * v.norm();
+  const double l_scale = s0.angular_momentum.norm();
+  std::printf("p = %d: |dP| %.3e of %.3e, |dL| %.3e of %.3e, dKE/KE %.3e, strain energy %.3e\n",
+              GetParam(), (s1.momentum - s0.momentum).norm(), p_scale,
+              (s1.angular_momentum - s0.angular_momentum).norm(), l_scale,
+              relative(s1.kinetic_energy, s0.kinetic_energy), s1.internal_energy);
+  EXPECT_LT((s1.momentum - s0.momentum).norm(), 1e-12 * p_scale);
+  EXPECT_LT((s1.angular_momentum - s0.angular_momentum).norm(), 1e-11 * l_scale);
+  EXPECT_LT(relative(s1.kinetic_energy, s0.kinetic_energy), 1e-11);
+  EXPECT_LT(s1.internal_energy, 1e-11 * s0.kinetic_energy);
+  // The averaging recovers the rigid motion.
+  EXPECT_LT((s1.omega - omega).norm(), 1e-9 * omega.norm());
+  EXPECT_LT(s1.vibration_kinetic_energy, 1e-10 * s0.kinetic_energy);
+}
+
+INSTANTIATE_TEST_SUITE_P(Degrees, FemDegree, ::testing::Values(1, 2));
+
+TEST(FemImpact, FrictionlessNormalImpactConservesEnergyWithoutPenetration) {
+  const auto& r = hertz_run();
+  ASSERT_EQ(r.status, "completed") << r.message;
+  const double radius = 0.01;
+  double lowest = 0;
+  for (const auto& row : r.history) lowest = std::min(lowest, row.lowest_boundary_height);
+  const double energy = r.summary["energy_balance_error"];
+  const double dp = r.final.momentum.y() - r.initial.momentum.y();
+  const double impulse = r.history.back().normal_impulse;
+  std::printf("energy balance error %.3e, lowest node %.3e m, dP_n %.9e, impulse %.9e N s, "
+              "normal-contact loss %.3e J of %.3e J, e = %.5f, %lld steps\n",
+              energy, lowest, dp, impulse, r.history.back().normal_contact_loss,
+              r.initial.kinetic_energy, double(r.summary["e_newton"]), r.final.step);
+  EXPECT_LT(energy, 5e-3);
+  EXPECT_GE(lowest, -1e-12 * radius);
+  EXPECT_LT(relative(dp, impulse), 1e-10);
+  EXPECT_LT(std::abs(r.history.back().tangential_impulse), 1e-12 * impulse);
+  // Frictionless: no frictional work at all.
+  EXPECT_EQ(r.history.back().frictional_dissipation, 0);
+}
+
+TEST(FemImpact, HertzDurationAndPeakForceWithinFivePercent) {
+  const auto& r = hertz_run();
+  ASSERT_EQ(r.status, "completed") << r.message;
+  const auto d = rebound::cases::derive(small_hertz(1));
+  const double duration = r.summary["contact_duration"], peak = r.summary["peak_normal_force"];
+  std::printf("duration %.6e s (Hertz %.6e, %+.2f %%), peak force %.6e N (Hertz %.6e, %+.2f %%), "
+              "raw peak %.6e N, %llu dofs\n",
+              duration, d.hertz.duration, 100 * (duration / d.hertz.duration - 1), peak,
+              d.hertz.peak_force, 100 * (peak / d.hertz.peak_force - 1),
+              double(r.summary["peak_normal_force_raw"]), r.info.dofs);
+  EXPECT_LT(relative(duration, d.hertz.duration), 0.05);
+  EXPECT_LT(relative(peak, d.hertz.peak_force), 0.05);
+  // Every summary key of the lumped model is present.
+  for (const auto& key : rebound::lumped::summary_scalar_keys())
+    EXPECT_TRUE(r.summary.contains(key)) << key;
+}
+
+TEST(FemImpact, FrictionIsDissipativeAtEveryStep) {
+  Case c = load("sphere-lai-psi2");
+  c.fem.degree = 1;
+  c.fem.refinement = 0;
+  c.fem.contact_resolution = 2;
+  rebound::fem::RunOptions options;
+  options.frames = 0;
+  const auto r = rebound::fem::run(c, options, MPI_COMM_SELF);
+  ASSERT_EQ(r.status, "completed") << r.message;
+  for (std::size_t k = 1; k < r.history.size(); ++k)
+    ASSERT_GE(r.history[k].frictional_dissipation, r.history[k - 1].frictional_dissipation);
+  const double friction = r.history.back().frictional_dissipation;
+  const double energy = r.summary["energy_balance_error"];
+  const double tangential = r.summary["tangential_impulse"], normal = r.summary["normal_impulse"];
+  std::printf("friction work %.4e J (%.3f %% of KE0), energy balance error %.3e, impulse ratio "
+              "%.4f, psi2 %.4f, e %.4f\n",
+              friction, 100 * friction / r.initial.kinetic_energy, energy, tangential / normal,
+              double(r.summary["psi2"]), double(r.summary["e_newton"]));
+  EXPECT_GT(friction, 0);
+  EXPECT_LT(energy, 5e-3);
+  // Coulomb: |tangential impulse| <= mu x normal impulse.
+  EXPECT_LE(std::abs(tangential), 0.1 * normal * (1 + 1e-12));
+  EXPECT_LT(tangential, 0);  // opposes the tangential approach velocity
+}
+
+// ---- the command line (through the stand-alone driver) ----
+
+int run_driver(const std::string& arguments) {
+  const std::string command = std::string(REBOUND_FEM_DRIVER) + " " + arguments + " > /dev/null 2>&1";
+  const int status = std::system(command.c_str());
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+TEST(FemCommand, WritesSummaryHistoryAndFrames) {
+  const fs::path dir = fs::temp_directory_path() / ("rebound-fem-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  nlohmann::json doc;
+  std::ifstream(std::string(REBOUND_SOURCE_DIR) + "/cases/hertz-steel-sphere.json") >> doc;
+  doc["fem"] = {{"degree", 1}, {"refinement", 0}, {"contact_resolution", 2}};
+  std::ofstream(dir / "case.json") << doc.dump(2);
+  ASSERT_EQ(run_driver((dir / "case.json").string() + " -o " + dir.string() + " --frames 3 --quiet"),
+            0);
+  nlohmann::json s;
+  std::ifstream(dir / "fem" / "summary.json") >> s;
+  EXPECT_EQ(s["status"], "completed");
+  EXPECT_EQ(s["degree"], 1);
+  for (const char* key : {"dofs", "cells", "time_step", "steps", "mpi_ranks", "wall_time",
+                          "dof_steps_per_second", "energy_balance_error", "lambda_mesh",
+                          "theta_mesh"})
+    EXPECT_TRUE(s.contains(key)) << key;
+  std::ifstream history(dir / "fem" / "history.csv");
+  std::string header;
+  std::getline(history, header);
+  EXPECT_EQ(header.rfind("time,normal_force,tangential_force,normal_impulse,tangential_impulse,"
+                         "normal_velocity,tangential_velocity,normal_displacement,"
+                         "tangential_displacement,kinetic_energy,",
+                         0),
+            0u);
+  EXPECT_TRUE(fs::exists(dir / "fem" / "solution.pvd"));
+  EXPECT_TRUE(fs::exists(dir / "fem" / "solution_0000.pvtu"));
+  // Bad input: exit status 2.
+  EXPECT_EQ(run_driver((dir / "missing.json").string()), 2);
+  EXPECT_EQ(run_driver((dir / "case.json").string() + " --frames x"), 2);
+  fs::remove_all(dir);
+}
+
+// ---- mpirun -np 2: the partitioned run equals the serial one ----
+
+TEST(FemMpi, PartitionedRunEqualsSerial) {
+  if (dealii::Utilities::MPI::n_mpi_processes(MPI_COMM_WORLD) < 2)
+    GTEST_SKIP() << "run under mpirun -np 2 (CTest: fem.mpi2_equals_serial)";
+  Case c = load("sphere-lai-psi2");
+  c.fem.degree = 1;
+  c.fem.refinement = 0;
+  c.fem.contact_resolution = 2;
+  rebound::fem::RunOptions options;
+  options.frames = 0;
+  const auto parallel = rebound::fem::run(c, options, MPI_COMM_WORLD);
+  const auto serial = rebound::fem::run(c, options, MPI_COMM_SELF);
+  ASSERT_EQ(parallel.info.time_step, serial.info.time_step);
+  ASSERT_EQ(parallel.final.step, serial.final.step);
+  double worst = 0;
+  for (const auto& key : rebound::lumped::summary_scalar_keys()) {
+    const auto& a = parallel.summary[key];
+    const auto& b = serial.summary[key];
+    ASSERT_EQ(a.is_null(), b.is_null()) << key;
+    if (a.is_null()) continue;
+    const double x = a, y = b;
+    const double error = std::abs(x - y) / std::max(std::abs(y), 1e-300);
+    worst = std::max(worst, error);
+    EXPECT_LT(error, 1e-8) << key << ": " << x << " vs " << y;
+  }
+  if (dealii::Utilities::MPI::this_mpi_process(MPI_COMM_WORLD) == 0)
+    std::printf("2 ranks vs serial: worst relative difference %.3e over the summary scalars\n",
+                worst);
+}
+
+// ---- long validation (label `long`): default resolution ----
+
+TEST(FemLong, HertzAtDefaultResolutionWithinTwoPercent) {
+  if (!long_tests()) GTEST_SKIP() << "set REBOUND_LONG_TESTS=1 (CTest label long)";
+  const Case c = load("hertz-steel-sphere");
+  rebound::fem::RunOptions options;
+  options.frames = 0;
+  const auto r = rebound::fem::run(c, options, MPI_COMM_WORLD);
+  ASSERT_EQ(r.status, "completed") << r.message;
+  const auto d = rebound::cases::derive(c);
+  const double duration = r.summary["contact_duration"], peak = r.summary["peak_normal_force"];
+  std::printf("default Hertz: duration %+.3f %%, peak %+.3f %%, %llu dofs, %.0f s\n",
+              100 * (duration / d.hertz.duration - 1), 100 * (peak / d.hertz.peak_force - 1),
+              r.info.dofs, r.wall_time);
+  EXPECT_LT(relative(duration, d.hertz.duration), 0.02);
+  EXPECT_LT(relative(peak, d.hertz.peak_force), 0.02);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  dealii::Utilities::MPI::MPI_InitFinalize mpi(argc, argv, 1);
+  ::testing::InitGoogleTest(&argc, argv);
+  // Only rank 0 prints gtest's report under mpirun.
+  if (dealii::Utilities::MPI::this_mpi_process(MPI_COMM_WORLD) != 0) {
+    auto& listeners = ::testing::UnitTest::GetInstance()->listeners();
+    delete listeners.Release(listeners.default_result_printer());
+  }
+  return RUN_ALL_TESTS();
+}
