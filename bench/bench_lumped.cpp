@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "bench/maw_sphere.h"
 #include "cases/case.h"
 #include "lumped/lai.h"
 #include "lumped/sweep.h"
@@ -14,13 +15,7 @@ using namespace rebound;
 namespace {
 
 lumped::Configuration sphere(double psi1) {
-  lumped::Configuration c;
-  c.lambda = 5.0 / 9.0;
-  c.friction = 0.5;
-  c.poisson_ratio = 0.3;
-  c.incidence_angle = std::atan(psi1 / cases::psi_scale(0.3, 0.5));
-  c.relative_tolerance = 1e-8;
-  return c;
+  return bench::maw_sphere(psi1);
 }
 
 // One solve at rtol 1e-8 without the dense history (what a sweep does), at Psi1 = 1.2

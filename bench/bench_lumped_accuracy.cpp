@@ -10,6 +10,7 @@
 #include <functional>
 #include <vector>
 
+#include "bench/maw_sphere.h"
 #include "cases/case.h"
 #include "lumped/lai.h"
 #include "lumped/uncoupled.h"
@@ -19,12 +20,7 @@ using namespace rebound;
 namespace {
 
 lumped::Configuration sphere(double psi1) {
-  lumped::Configuration c;
-  c.lambda = 5.0 / 9.0;
-  c.friction = 0.5;
-  c.poisson_ratio = 0.3;
-  c.incidence_angle = std::atan(psi1 / cases::psi_scale(0.3, 0.5));
-  return c;
+  return bench::maw_sphere(psi1);
 }
 
 struct Result {
