@@ -172,9 +172,15 @@ double stick_limit(double kappa, double friction) {
 }
 
 Derived derive(const Case& c) {
+  return derive(c, mass_properties(c.body, c.material, c.impact.theta));
+}
+
+Derived derive(const Case& c, const MassProperties& body) {
   Derived d;
-  const double theta_geometry = c.impact.theta;
-  d.body = mass_properties(c.body, c.material, theta_geometry);
+  d.body = body;
+  // The angle of PG from n, from where the body's centre of mass is (equal to the case's theta
+  // for the exact geometry; the mesh's own for a discretised body).
+  const double theta_geometry = std::atan2(-body.centre_of_mass.x(), body.centre_of_mass.y());
   const Eigen::Matrix2d N_geometry = inverse_inertia_generalized(
       d.body.mass, d.body.radius_of_gyration, d.body.contact_offset, theta_geometry);
   d.geometry = planar_inertia(N_geometry);

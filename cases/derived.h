@@ -96,6 +96,10 @@ struct Derived {
 };
 
 Derived derive(const Case& c);
+// The same for given mass properties (e.g. those of a FEM mesh): lambda, theta and m follow from
+// `body` (its mass, radius of gyration about b, |PG| and the direction of G from P) unless the
+// case overrides lambda/theta.
+Derived derive(const Case& c, const MassProperties& body);
 
 // Lower stick limit C of Lai's model; returns +infinity when kappa mu^2 >= 1 (always stick) and
 // 0 when mu = 0 (always slip, frictionless).

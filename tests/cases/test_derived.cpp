@@ -183,3 +183,27 @@ TEST(Derived, StickLimit) {
   EXPECT_TRUE(std::isinf(stick_limit(kappa, 1.2)));  // kappa mu^2 >= 1: always stick
   EXPECT_EQ(stick_limit(kappa, 0.0), 0.0);
 }
+
+// Mass properties of a discretised body (e.g. a FEM mesh) give that body's own lambda, theta and
+// m (seed 000 eqs. 3.55-3.56), which is what a paired lumped run uses.
+TEST(Derived, FromGivenMassProperties) {
+  const Case c = load_case(REBOUND_SOURCE_DIR "/cases/rod-lai-a.json");
+  MassProperties p = mass_properties(c.body, c.material, c.impact.theta);
+  const Derived exact = derive(c, p);
+  EXPECT_NEAR(exact.geometry.lambda, derive(c).geometry.lambda, 1e-15);
+  EXPECT_NEAR(exact.geometry.theta, c.impact.theta, 1e-14);
+  // A mesh 1 % lighter with a 0.5 % smaller radius of gyration and G rotated by 1 mrad.
+  p.mass *= 0.99;
+  p.radius_of_gyration *= 0.995;
+  const double rotate = 1e-3, cr = std::cos(rotate), sr = std::sin(rotate);
+  const Eigen::Vector3d g = p.centre_of_mass;
+  p.centre_of_mass = Eigen::Vector3d(cr * g.x() - sr * g.y(), sr * g.x() + cr * g.y(), 0);
+  const Derived mesh = derive(c, p);
+  const double k2 = p.radius_of_gyration * p.radius_of_gyration,
+               b2 = p.contact_offset * p.contact_offset;
+  EXPECT_NEAR(mesh.geometry.lambda, b2 / (2 * k2 + b2), 1e-14);
+  EXPECT_NEAR(mesh.geometry.theta, c.impact.theta - rotate, 1e-12);
+  EXPECT_NEAR(mesh.effective_mass, 2 * k2 * p.mass / (2 * k2 + b2), 1e-14);
+  // The case's table overrides still win for the lumped model's lambda and theta.
+  EXPECT_EQ(mesh.lambda, 0.63922);
+}
