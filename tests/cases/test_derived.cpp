@@ -202,7 +202,7 @@ TEST(Derived, FromGivenMassProperties) {
   const double k2 = p.radius_of_gyration * p.radius_of_gyration,
                b2 = p.contact_offset * p.contact_offset;
   EXPECT_NEAR(mesh.geometry.lambda, b2 / (2 * k2 + b2), 1e-14);
-  EXPECT_NEAR(mesh.geometry.theta, c.impact.theta - rotate, 1e-12);
+  EXPECT_NEAR(mesh.geometry.theta, c.impact.theta + rotate, 1e-12);  // CCW about b raises theta
   EXPECT_NEAR(mesh.effective_mass, 2 * k2 * p.mass / (2 * k2 + b2), 1e-14);
   // The case's table overrides still win for the lumped model's lambda and theta.
   EXPECT_EQ(mesh.lambda, 0.63922);
