@@ -1,0 +1,27 @@
+# deal.II's DEAL_II_SETUP_TARGET links with the plain target_link_libraries() signature, which
+# CMake refuses to mix with the keyword signature (PRIVATE/PUBLIC) the project uses everywhere
+# (app/, tests/). This project-wide replacement does the same with keywords: deal.II's include
+# directories (SYSTEM), compile flags and definitions and the library itself, all PUBLIC so that
+# targets linking `meshes` inherit them. Included by the root CMakeLists.txt right after find_package(deal.II).
+macro(deal_ii_setup_target _target)
+  if(NOT DEAL_II_TARGET_CONFIG_INCLUDED)
+    include(${DEAL_II_TARGET_CONFIG})
+    set(DEAL_II_TARGET_CONFIG_INCLUDED TRUE)
+  endif()
+  if(CMAKE_BUILD_TYPE STREQUAL "Debug" AND DEAL_II_BUILD_TYPE MATCHES "Debug")
+    set(_rebound_dealii_build DEBUG)
+  else()
+    set(_rebound_dealii_build RELEASE)
+  endif()
+  target_include_directories(${_target} SYSTEM PUBLIC ${DEAL_II_INCLUDE_DIRS})
+  set(_rebound_dealii_flags
+      "${DEAL_II_CXX_FLAGS} ${DEAL_II_CXX_FLAGS_${_rebound_dealii_build}}")
+  separate_arguments(_rebound_dealii_flags UNIX_COMMAND "${_rebound_dealii_flags}")
+  target_compile_options(${_target} PUBLIC $<$<COMPILE_LANGUAGE:CXX>:${_rebound_dealii_flags}>)
+  target_compile_definitions(${_target} PUBLIC ${DEAL_II_USER_DEFINITIONS}
+                             ${DEAL_II_USER_DEFINITIONS_${_rebound_dealii_build}})
+  set_property(TARGET ${_target} APPEND_STRING PROPERTY LINK_FLAGS
+               " ${DEAL_II_LINKER_FLAGS} ${DEAL_II_LINKER_FLAGS_${_rebound_dealii_build}}")
+  target_link_libraries(${_target} PUBLIC ${DEAL_II_TARGET_${_rebound_dealii_build}})
+endmacro()
+
