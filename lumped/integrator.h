@@ -42,14 +42,30 @@ class DormandPrince {
  public:
   using State = Eigen::Matrix<double, N, 1>;
 
-  // A completed step with its continuous extension, valid on [t0, t1].
+  // A completed step with its continuous extension, valid on [t0, t1]. The dense-output
+  // coefficients are formed on the first call of at() (most steps never need them), from the
+  // stages of the step, which stay valid while the observer and the event location run.
   struct DenseStep {
     double t0 = 0, t1 = 0, h = 0;
-    State r1, r2, r3, r4, r5;
+    State r1, r2;  // y(t0) and y(t0 + h) - y(t0)
     State at(double t) const {
+      if (!ready_) prepare();
       const double s = (t - t0) / h, s1 = 1.0 - s;
-      return r1 + s * (r2 + s1 * (r3 + s * (r4 + s1 * r5)));
+      return r1 + s * (r2 + s1 * (r3_ + s * (r4_ + s1 * r5_)));
     }
+
+   private:
+    friend class DormandPrince;
+    void prepare() const {
+      r3_ = h * *k1_ - r2;
+      r4_ = r2 - h * *k7_ - r3_;
+      r5_ = h * (d1 * *k1_ + d3 * *k3_ + d4 * *k4_ + d5 * *k5_ + d6 * *k6_ + d7 * *k7_);
+      ready_ = true;
+    }
+    const State *k1_ = nullptr, *k3_ = nullptr, *k4_ = nullptr, *k5_ = nullptr, *k6_ = nullptr,
+                *k7_ = nullptr;
+    mutable State r3_ = State::Zero(), r4_ = State::Zero(), r5_ = State::Zero();
+    mutable bool ready_ = false;
   };
 
   struct Result {
@@ -121,9 +137,8 @@ class DormandPrince {
       step.h = h;
       step.r1 = y;
       step.r2 = y_new - y;
-      step.r3 = h * k1 - step.r2;
-      step.r4 = step.r2 - h * k7 - step.r3;
-      step.r5 = h * (d1 * k1 + d3 * k3 + d4 * k4 + d5 * k5 + d6 * k6 + d7 * k7);
+      step.k1_ = &k1, step.k3_ = &k3, step.k4_ = &k4, step.k5_ = &k5, step.k6_ = &k6,
+      step.k7_ = &k7;
       ++statistics_.steps;
 
       // Events: earliest sign change in the requested direction.
