@@ -118,7 +118,7 @@ Outcome solve_lai(const Configuration& configuration, const LaiOptions& options)
 
   IntegratorOptions integrator_options;
   integrator_options.relative_tolerance = configuration.relative_tolerance;
-  integrator_options.absolute_tolerance = configuration.relative_tolerance * 1e-3;
+  integrator_options.absolute_tolerance = configuration.relative_tolerance * 1e-2;
   DormandPrince<6> integrator(integrator_options);
 
   // Events. 0: separation (delta_n back to 0); 1: end of compression (delta_n' = 0);
