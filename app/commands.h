@@ -13,5 +13,7 @@ int command_check(const std::vector<std::string>& arguments);
 int command_lumped(const std::vector<std::string>& arguments);
 int command_sweep(const std::vector<std::string>& arguments);
 int command_mesh(const std::vector<std::string>& arguments);
+int command_fem(const std::vector<std::string>& arguments);
+int command_pair(const std::vector<std::string>& arguments);
 
 }  // namespace rebound::app

@@ -1,4 +1,8 @@
 // rebound: predicts how solid bodies rebound after a collision with a rigid plane.
+#include <unistd.h>
+
+#include <cerrno>
+#include <climits>
 #include <cstring>
 #include <iostream>
 #include <string>
@@ -19,17 +23,27 @@ struct Entry {
 
 const std::vector<Entry>& commands() {
   static const std::vector<Entry> table = {
-      {"check", "validate case files and print their derived quantities",
-       rebound::app::command_check},
+    {"check", "validate case files and print their derived quantities",
+     rebound::app::command_check},
 #ifdef REBOUND_HAVE_LUMPED_COMMAND
-      {"lumped", "solve a case with a lumped contact model (Lai's model by default)",
-       rebound::app::command_lumped},
-      {"sweep", "run a lumped model over a range of Psi1, incidence or friction",
-       rebound::app::command_sweep},
+    {"lumped", "solve a case with a lumped contact model (Lai's model by default)",
+     rebound::app::command_lumped},
+    {"sweep", "run a lumped model over a range of Psi1, incidence or friction",
+     rebound::app::command_sweep},
 #endif
-#ifdef REBOUND_HAVE_MESH_COMMAND
-      {"mesh", "build the FEM mesh of a case, refined toward the contact",
-       rebound::app::command_mesh},
+#if defined(REBOUND_HEAVY)
+    {"mesh", "build the FEM mesh of a case, refined toward the contact",
+     rebound::app::command_mesh},
+    {"fem", "solve a case with the explicit 3-D FEM (also under mpirun)",
+     rebound::app::command_fem},
+    {"pair", "solve a case with the FEM and the lumped model and compare them",
+     rebound::app::command_pair},
+#elif defined(REBOUND_HEAVY_AVAILABLE)
+    // Run by the sibling executable rebound-fem (linked with deal.II), so that the light
+    // commands start in milliseconds.
+    {"mesh", "build the FEM mesh of a case, refined toward the contact", nullptr},
+    {"fem", "solve a case with the explicit 3-D FEM (also under mpirun)", nullptr},
+    {"pair", "solve a case with the FEM and the lumped model and compare them", nullptr},
 #endif
   };
   return table;
@@ -72,6 +86,22 @@ int main(int argc, char** argv) {
   }
   for (const auto& entry : commands()) {
     if (first != entry.name) continue;
+    if (entry.run == nullptr) {
+      // Hand over to rebound-fem next to this executable (same arguments, same MPI environment).
+      char self[PATH_MAX];
+      const ssize_t length = ::readlink("/proc/self/exe", self, sizeof self - 1);
+      std::string heavy = "rebound-fem";
+      if (length > 0) {
+        self[length] = '\0';
+        const std::string path(self);
+        heavy = path.substr(0, path.find_last_of('/') + 1) + "rebound-fem";
+      }
+      argv[0] = const_cast<char*>(heavy.c_str());
+      ::execv(heavy.c_str(), argv);
+      std::cerr << "rebound " << first << ": cannot run " << heavy << ": " << std::strerror(errno)
+                << "\n";
+      return 1;
+    }
     try {
       return entry.run({arguments.begin() + 1, arguments.end()});
     } catch (const rebound::cases::CaseError& error) {

@@ -26,18 +26,23 @@ Case load(const std::string& name) {
   return rebound::cases::load_case(std::string(REBOUND_SOURCE_DIR) + "/cases/" + name + ".json");
 }
 
-// The test-sized Hertz sphere: coarse global mesh, contact zone resolved with a_max / 3 cells.
+// The test-sized Hertz sphere: 2 global levels (the Q1 geometry then holds the mass to 1.6 %),
+// cells of a_max / 2 in the contact zone; 13.6k dofs for p = 1.
 Case small_hertz(int degree) {
   Case c = load("hertz-steel-sphere");
   c.fem.degree = degree;
-  c.fem.refinement = 0;
-  c.fem.contact_resolution = 3;
+  c.fem.refinement = 2;
+  c.fem.contact_resolution = 2;
   return c;
 }
 
-double relative(double value, double exact) { return std::abs(value - exact) / std::abs(exact); }
+double relative(double value, double exact) {
+  return std::abs(value - exact) / std::abs(exact);
+}
 
-bool long_tests() { return std::getenv("REBOUND_LONG_TESTS") != nullptr; }
+bool long_tests() {
+  return std::getenv("REBOUND_LONG_TESTS") != nullptr;
+}
 
 // One full frictionless run shared by the impact tests.
 const rebound::fem::RunResult& hertz_run() {
@@ -52,30 +57,32 @@ const rebound::fem::RunResult& hertz_run() {
 class FemDegree : public ::testing::TestWithParam<int> {};
 
 TEST_P(FemDegree, LumpedMassIsPositiveAndConservedAcrossHangingNodes) {
-  const auto solver =
-      rebound::fem::Solver::create(small_hertz(GetParam()), {}, MPI_COMM_SELF);
+  const auto solver = rebound::fem::Solver::create(small_hertz(GetParam()), {}, MPI_COMM_SELF);
   const auto& info = solver->info();
   EXPECT_GT(info.constrained_dofs, 0u) << "the mesh should have hanging nodes";
   EXPECT_GT(info.min_nodal_mass, 0);
   EXPECT_LT(relative(info.total_mass_lumped, info.total_mass_quadrature), 1e-12);
   const double exact = rebound::cases::derive(small_hertz(GetParam())).body.mass;
-  EXPECT_LT(relative(info.total_mass_lumped, exact), 2e-2);
-  std::printf("p = %d: %llu dofs, %llu constrained, mass %.12g (quadrature %.12g, exact %.12g), "
-              "dt = %.4g s, lambda_max = %.4g\n",
-              GetParam(), info.dofs, info.constrained_dofs, info.total_mass_lumped,
-              info.total_mass_quadrature, exact, info.time_step, info.lambda_max);
+  // Geometry (not lumping) error: piecewise trilinear (p = 1) or quadratic (p = 2) sphere.
+  EXPECT_LT(relative(info.total_mass_lumped, exact), GetParam() == 1 ? 2.5e-2 : 1e-3);
+  std::printf(
+      "p = %d: %llu dofs, %llu constrained, mass %.12g (quadrature %.12g, exact %.12g), "
+      "dt = %.4g s, lambda_max = %.4g\n",
+      GetParam(), info.dofs, info.constrained_dofs, info.total_mass_lumped,
+      info.total_mass_quadrature, exact, info.time_step, info.lambda_max);
 }
 
 TEST_P(FemDegree, PatchTestLinearFieldGivesExactConstantStress) {
-  const auto solver =
-      rebound::fem::Solver::create(small_hertz(GetParam()), {}, MPI_COMM_SELF);
+  const auto solver = rebound::fem::Solver::create(small_hertz(GetParam()), {}, MPI_COMM_SELF);
   Eigen::Matrix3d gradient;
   gradient << 1e-3, 2e-4, -3e-4, 5e-4, -2e-3, 1e-4, 7e-4, -6e-4, 1.5e-3;
   const auto r = solver->patch_test(gradient);
   std::printf("p = %d: interior |Ku| %.3e of %.3e, stress error %.3e of %.3e Pa\n", GetParam(),
               r.max_interior_force, r.force_scale, r.max_stress_error, r.stress_scale);
-  EXPECT_LT(r.max_interior_force, 1e-9 * r.force_scale);
-  EXPECT_LT(r.max_stress_error, 1e-9 * r.stress_scale);
+  // Round-off only (a discretisation error would be O(1e-3) here): cells of 1e-2 R at
+  // coordinates of order R cost a few digits for p = 2.
+  EXPECT_LT(r.max_interior_force, 1e-8 * r.force_scale);
+  EXPECT_LT(r.max_stress_error, 1e-8 * r.stress_scale);
 }
 
 TEST_P(FemDegree, FreeFlightKeepsMomentumAngularMomentumAndEnergy) {
@@ -85,6 +92,9 @@ TEST_P(FemDegree, FreeFlightKeepsMomentumAngularMomentumAndEnergy) {
   const Eigen::Vector3d v(0.3, 1.0, -0.2), omega(20, -15, 40), centre(0, 0.01, 0);
   solver->set_state(Eigen::Vector3d(0, 1e-3, 0), v, omega, centre);
   const auto s0 = solver->state();
+  // The averaging recovers the rigid motion.
+  EXPECT_LT((s0.omega - omega).norm(), 1e-12 * omega.norm());
+  EXPECT_LT(std::abs(s0.vibration_kinetic_energy), 1e-12 * s0.kinetic_energy);
   for (int k = 0; k < 300; ++k) solver->step();
   const auto& s1 = solver->state();
   const double p_scale = s0.mass * v.norm();
@@ -97,9 +107,9 @@ TEST_P(FemDegree, FreeFlightKeepsMomentumAngularMomentumAndEnergy) {
   EXPECT_LT((s1.angular_momentum - s0.angular_momentum).norm(), 1e-11 * l_scale);
   EXPECT_LT(relative(s1.kinetic_energy, s0.kinetic_energy), 1e-11);
   EXPECT_LT(s1.internal_energy, 1e-11 * s0.kinetic_energy);
-  // The averaging recovers the rigid motion.
-  EXPECT_LT((s1.omega - omega).norm(), 1e-9 * omega.norm());
-  EXPECT_LT(s1.vibration_kinetic_energy, 1e-10 * s0.kinetic_energy);
+  // Small-strain kinematics: x = X + t v is not a rigid rotation, so the averaged omega drifts
+  // at O(t |omega|) (here 1e-4); the velocity field itself is unchanged.
+  EXPECT_LT((s1.omega - omega).norm(), 2 * s1.time * omega.norm() * omega.norm());
 }
 
 INSTANTIATE_TEST_SUITE_P(Degrees, FemDegree, ::testing::Values(1, 2));
@@ -113,10 +123,11 @@ TEST(FemImpact, FrictionlessNormalImpactConservesEnergyWithoutPenetration) {
   const double energy = r.summary["energy_balance_error"];
   const double dp = r.final.momentum.y() - r.initial.momentum.y();
   const double impulse = r.history.back().normal_impulse;
-  std::printf("energy balance error %.3e, lowest node %.3e m, dP_n %.9e, impulse %.9e N s, "
-              "normal-contact loss %.3e J of %.3e J, e = %.5f, %lld steps\n",
-              energy, lowest, dp, impulse, r.history.back().normal_contact_loss,
-              r.initial.kinetic_energy, double(r.summary["e_newton"]), r.final.step);
+  std::printf(
+      "energy balance error %.3e, lowest node %.3e m, dP_n %.9e, impulse %.9e N s, "
+      "normal-contact loss %.3e J of %.3e J, e = %.5f, %lld steps\n",
+      energy, lowest, dp, impulse, r.history.back().normal_contact_loss, r.initial.kinetic_energy,
+      double(r.summary["e_newton"]), r.final.step);
   EXPECT_LT(energy, 5e-3);
   EXPECT_GE(lowest, -1e-12 * radius);
   EXPECT_LT(relative(dp, impulse), 1e-10);
@@ -130,11 +141,12 @@ TEST(FemImpact, HertzDurationAndPeakForceWithinFivePercent) {
   ASSERT_EQ(r.status, "completed") << r.message;
   const auto d = rebound::cases::derive(small_hertz(1));
   const double duration = r.summary["contact_duration"], peak = r.summary["peak_normal_force"];
-  std::printf("duration %.6e s (Hertz %.6e, %+.2f %%), peak force %.6e N (Hertz %.6e, %+.2f %%), "
-              "raw peak %.6e N, %llu dofs\n",
-              duration, d.hertz.duration, 100 * (duration / d.hertz.duration - 1), peak,
-              d.hertz.peak_force, 100 * (peak / d.hertz.peak_force - 1),
-              double(r.summary["peak_normal_force_raw"]), r.info.dofs);
+  std::printf(
+      "duration %.6e s (Hertz %.6e, %+.2f %%), peak force %.6e N (Hertz %.6e, %+.2f %%), "
+      "raw peak %.6e N, %llu dofs\n",
+      duration, d.hertz.duration, 100 * (duration / d.hertz.duration - 1), peak, d.hertz.peak_force,
+      100 * (peak / d.hertz.peak_force - 1), double(r.summary["peak_normal_force_raw"]),
+      r.info.dofs);
   EXPECT_LT(relative(duration, d.hertz.duration), 0.05);
   EXPECT_LT(relative(peak, d.hertz.peak_force), 0.05);
   // Every summary key of the lumped model is present.
@@ -156,10 +168,11 @@ TEST(FemImpact, FrictionIsDissipativeAtEveryStep) {
   const double friction = r.history.back().frictional_dissipation;
   const double energy = r.summary["energy_balance_error"];
   const double tangential = r.summary["tangential_impulse"], normal = r.summary["normal_impulse"];
-  std::printf("friction work %.4e J (%.3f %% of KE0), energy balance error %.3e, impulse ratio "
-              "%.4f, psi2 %.4f, e %.4f\n",
-              friction, 100 * friction / r.initial.kinetic_energy, energy, tangential / normal,
-              double(r.summary["psi2"]), double(r.summary["e_newton"]));
+  std::printf(
+      "friction work %.4e J (%.3f %% of KE0), energy balance error %.3e, impulse ratio "
+      "%.4f, psi2 %.4f, e %.4f\n",
+      friction, 100 * friction / r.initial.kinetic_energy, energy, tangential / normal,
+      double(r.summary["psi2"]), double(r.summary["e_newton"]));
   EXPECT_GT(friction, 0);
   EXPECT_LT(energy, 5e-3);
   // Coulomb: |tangential impulse| <= mu x normal impulse.
@@ -167,10 +180,23 @@ TEST(FemImpact, FrictionIsDissipativeAtEveryStep) {
   EXPECT_LT(tangential, 0);  // opposes the tangential approach velocity
 }
 
+TEST(FemRobustness, UnstableTimeStepStopsWithMessageAndKeepsHistory) {
+  rebound::fem::RunOptions options;
+  options.frames = 0;
+  options.solver.time_step = 6e-8;  // 4x the stable step of this mesh (1.5e-8 s)
+  const auto r = rebound::fem::run(small_hertz(1), options, MPI_COMM_SELF);
+  std::printf("%s: %s after %zu rows\n", r.status.c_str(), r.message.c_str(), r.history.size());
+  EXPECT_EQ(r.status, "failed");
+  EXPECT_NE(r.message.find("step"), std::string::npos);
+  EXPECT_FALSE(r.history.empty());
+  EXPECT_EQ(r.summary["status"], "failed");
+}
+
 // ---- the command line (through the stand-alone driver) ----
 
 int run_driver(const std::string& arguments) {
-  const std::string command = std::string(REBOUND_FEM_DRIVER) + " " + arguments + " > /dev/null 2>&1";
+  const std::string command =
+      std::string(REBOUND_FEM_DRIVER) + " " + arguments + " > /dev/null 2>&1";
   const int status = std::system(command.c_str());
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
@@ -182,15 +208,15 @@ TEST(FemCommand, WritesSummaryHistoryAndFrames) {
   std::ifstream(std::string(REBOUND_SOURCE_DIR) + "/cases/hertz-steel-sphere.json") >> doc;
   doc["fem"] = {{"degree", 1}, {"refinement", 0}, {"contact_resolution", 2}};
   std::ofstream(dir / "case.json") << doc.dump(2);
-  ASSERT_EQ(run_driver((dir / "case.json").string() + " -o " + dir.string() + " --frames 3 --quiet"),
-            0);
+  ASSERT_EQ(
+      run_driver((dir / "case.json").string() + " -o " + dir.string() + " --frames 3 --quiet"), 0);
   nlohmann::json s;
   std::ifstream(dir / "fem" / "summary.json") >> s;
   EXPECT_EQ(s["status"], "completed");
   EXPECT_EQ(s["degree"], 1);
-  for (const char* key : {"dofs", "cells", "time_step", "steps", "mpi_ranks", "wall_time",
-                          "dof_steps_per_second", "energy_balance_error", "lambda_mesh",
-                          "theta_mesh"})
+  for (const char* key :
+       {"dofs", "cells", "time_step", "steps", "mpi_ranks", "wall_time", "dof_steps_per_second",
+        "energy_balance_error", "lambda_mesh", "theta_mesh"})
     EXPECT_TRUE(s.contains(key)) << key;
   std::ifstream history(dir / "fem" / "history.csv");
   std::string header;
@@ -255,6 +281,29 @@ TEST(FemLong, HertzAtDefaultResolutionWithinTwoPercent) {
               r.info.dofs, r.wall_time);
   EXPECT_LT(relative(duration, d.hertz.duration), 0.02);
   EXPECT_LT(relative(peak, d.hertz.peak_force), 0.02);
+}
+
+TEST(FemLong, SpherePsi2MatchesLumpedModel) {
+  // Validation target of issue 5 (seed 000 Table 6.1, Psi1 = 2, default resolution): Psi2 within
+  // 0.15, e and the normal impulse within 2 % of Lai's model.
+  if (!long_tests()) GTEST_SKIP() << "set REBOUND_LONG_TESTS=1 (CTest label long)";
+  const Case c = load("sphere-lai-psi2");
+  rebound::fem::RunOptions options;
+  options.frames = 0;
+  const auto r = rebound::fem::run(c, options, MPI_COMM_WORLD);
+  ASSERT_EQ(r.status, "completed") << r.message;
+  const auto d = rebound::cases::derive(c);
+  const auto lumped = rebound::lumped::summary_json(c, d, rebound::lumped::solve(c, d));
+  const double psi2 = r.summary["psi2"], psi2_lumped = lumped["psi2"];
+  const double e = r.summary["e_newton"], e_lumped = lumped["e_newton"];
+  const double jn = r.summary["normal_impulse"], jn_lumped = lumped["normal_impulse"];
+  std::printf(
+      "Psi1 = 2: Psi2 %.4f (lumped %.4f), e %.5f (%.5f), J_n %.5f (%.5f) N s, %llu dofs, "
+      "%.0f s\n",
+      psi2, psi2_lumped, e, e_lumped, jn, jn_lumped, r.info.dofs, r.wall_time);
+  EXPECT_LT(std::abs(psi2 - psi2_lumped), 0.15);
+  EXPECT_LT(relative(e, e_lumped), 0.02);
+  EXPECT_LT(relative(jn, jn_lumped), 0.02);
 }
 
 }  // namespace

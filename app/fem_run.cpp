@@ -1,0 +1,149 @@
+#include "app/fem_run.h"
+
+#include <deal.II/base/mpi.h>
+
+#include <chrono>
+#include <cmath>
+#include <csignal>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+
+#include "app/cli.h"
+#include "meshes/meshes.h"
+
+namespace rebound::app {
+namespace {
+
+volatile std::sig_atomic_t interrupted = 0;
+extern "C" void on_sigint(int) {
+  interrupted = 1;
+}
+
+std::string number(const nlohmann::json& value, const char* format = "%.6g") {
+  if (!value.is_number()) return "-";
+  char text[64];
+  std::snprintf(text, sizeof text, format, value.get<double>());
+  return text;
+}
+
+}  // namespace
+
+void print_fem_summary(const nlohmann::json& s, const std::string& directory) {
+  std::printf("%s  solved by the FEM (p = %s, %s dofs, %s cells, %s rank%s)\n",
+              s["case"].get<std::string>().c_str(), number(s["degree"]).c_str(),
+              number(s["dofs"], "%.0f").c_str(), number(s["cells"], "%.0f").c_str(),
+              number(s["mpi_ranks"]).c_str(), s["mpi_ranks"].get<int>() == 1 ? "" : "s");
+  std::printf("  time step           %-12s s     steps           %s (end %s s)\n",
+              number(s["time_step"]).c_str(), number(s["steps"], "%.0f").c_str(),
+              number(s["end_time"]).c_str());
+  std::printf("  lambda (case/mesh)  %s / %s   theta (case/mesh) %s / %s rad\n",
+              number(s["lambda"]).c_str(), number(s["lambda_mesh"]).c_str(),
+              number(s["theta"]).c_str(), number(s["theta_mesh"]).c_str());
+  std::printf("  incidence angle     %-12s rad   Psi1            %s\n",
+              number(s["incidence_angle"]).c_str(), number(s["psi1"]).c_str());
+  std::printf("  rebound angle (P)   %-12s rad   Psi2            %s\n",
+              number(s["rebound_angle"]).c_str(), number(s["psi2"]).c_str());
+  std::printf("  e (Newton)          %-12s       e (Poisson)     %s\n",
+              number(s["e_newton"]).c_str(), number(s["e_poisson"]).c_str());
+  std::printf("  e (Stronge)         %-12s       tangential COR  %s\n",
+              number(s["e_stronge"]).c_str(), number(s["tangential_cor"]).c_str());
+  std::printf("  normal impulse      %-12s N s   tangential      %s N s\n",
+              number(s["normal_impulse"]).c_str(), number(s["tangential_impulse"]).c_str());
+  std::printf("  centre velocity     (%s, %s) m/s   spin %s rad/s\n",
+              number(s["center_velocity_final"][0]).c_str(),
+              number(s["center_velocity_final"][1]).c_str(), number(s["spin_final"]).c_str());
+  if (s.contains("hertz")) {
+    std::printf("  contact duration    %-12s s     Hertz           %s s\n",
+                number(s["contact_duration"]).c_str(), number(s["hertz"]["duration"]).c_str());
+    std::printf("  peak force          %-12s N     Hertz           %s N\n",
+                number(s["peak_normal_force"]).c_str(), number(s["hertz"]["peak_force"]).c_str());
+  }
+  std::printf("  kinetic energy loss %-12s J     fraction        %s\n",
+              number(s["kinetic_energy_loss"]).c_str(),
+              number(s["kinetic_energy_loss_fraction"]).c_str());
+  std::printf("  energy balance err  %-12s       DoF-steps/s     %s\n",
+              number(s["energy_balance_error"]).c_str(),
+              number(s["dof_steps_per_second"], "%.3g").c_str());
+  std::printf("  status              %s, %s s wall\n", s["status"].get<std::string>().c_str(),
+              number(s["wall_time"], "%.1f").c_str());
+  std::printf("  written to %s/ (summary.json, history.csv, solution.pvd)\n", directory.c_str());
+}
+
+FemRun run_fem_into(const cases::Case& c, const std::string& directory, int extra_levels,
+                    int frames, bool quiet) {
+  try {
+    meshes::place_body(c);
+    meshes::mesh_options(c, extra_levels);
+  } catch (const std::invalid_argument& error) {
+    throw cases::CaseError(c.source, "body", std::string("cannot be meshed: ") + error.what());
+  }
+  if (c.fem.nonlinear)
+    throw cases::CaseError(c.source, "fem.nonlinear",
+                           "the geometrically nonlinear mode is not implemented (docs/FEM.md)");
+  const bool root = dealii::Utilities::MPI::this_mpi_process(MPI_COMM_WORLD) == 0;
+  if (root) std::filesystem::create_directories(directory);
+  MPI_Barrier(MPI_COMM_WORLD);
+
+  fem::RunOptions options;
+  options.solver.extra_levels = extra_levels;
+  options.frames = frames;
+  options.output_directory = directory;
+  interrupted = 0;
+  options.interrupt = &interrupted;
+  const auto previous_handler = std::signal(SIGINT, on_sigint);
+  const bool terminal = stdout_is_terminal();
+  const auto start = std::chrono::steady_clock::now();
+  double last_print = -1;
+  int last_decile = -1;
+  if (root && !quiet) {
+    options.progress = [&](const fem::Progress& p) {
+      const double fraction = p.end_time > 0 ? std::min(1.0, p.time / p.end_time) : 0;
+      const double eta = fraction > 0 ? p.wall_seconds * (1 / fraction - 1) : 0;
+      if (terminal) {
+        const double now =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        if (now - last_print < 0.2) return;
+        last_print = now;
+        std::printf("\r  step %lld  t = %.4e / %.4e s  %5.1f %%  ETA %.0f s  %.3g DoF-steps/s%s  ",
+                    p.step, p.time, p.end_time, 100 * fraction, eta, p.dof_steps_per_second,
+                    p.in_contact ? "  contact" : "");
+        std::fflush(stdout);
+      } else {
+        const int decile = int(10 * fraction);
+        if (decile <= last_decile) return;
+        last_decile = decile;
+        std::printf("  step %lld  t = %.4e s  (%d %% of %.4e s)  %.3g DoF-steps/s\n", p.step,
+                    p.time, 10 * decile, p.end_time, p.dof_steps_per_second);
+        std::fflush(stdout);
+      }
+    };
+  }
+  FemRun run;
+  try {
+    run.result = fem::run(c, options, MPI_COMM_WORLD);
+  } catch (const cases::CaseError&) {
+    std::signal(SIGINT, previous_handler);
+    throw;
+  } catch (const std::invalid_argument& error) {
+    std::signal(SIGINT, previous_handler);
+    throw cases::CaseError(c.source, "body", std::string("cannot be meshed: ") + error.what());
+  } catch (const std::exception& error) {
+    std::signal(SIGINT, previous_handler);
+    throw RunError(std::string("fem: ") + error.what());
+  }
+  std::signal(SIGINT, previous_handler);
+  run.summary = run.result.summary;
+  run.summary["file"] = c.source;
+  run.summary["extra_levels"] = extra_levels;
+  if (root) {
+    if (terminal && !quiet) std::printf("\n");
+    write_file_atomically(directory + "/history.csv", fem::history_csv(run.result.history));
+    write_file_atomically(directory + "/summary.json", run.summary.dump(2) + "\n");
+    if (!quiet) print_fem_summary(run.summary, directory);
+    std::fflush(stdout);
+  }
+  return run;
+}
+
+}  // namespace rebound::app

@@ -1,0 +1,164 @@
+// 3-D explicit elastodynamics of a body hitting the rigid plane y = 0 (deal.II, matrix-free,
+// MPI + p4est). See docs/FEM.md.
+//
+// Frame (cases/derived.h): x = t, y = n (plane normal, into the body), z = b; P at the origin.
+//
+// Method in one paragraph: small-strain isotropic linear elasticity with FESystem(FE_Q(p), 3),
+// p = 1, 2, on the meshes module's triangulation, with hanging-node constraints. The geometry is
+// the isoparametric interpolant of MappingQ(p) with hanging support points made conforming
+// (MappingQCache from a position vector on which the constraints were distributed), so linear
+// fields are exactly in the FE space (patch test, exact rigid modes). Internal force f = K u by
+// a matrix-free FEEvaluation<3, p, p+1, 3> kernel. Diagonal mass: row sum of the consistent mass
+// for p = 1, Gauss-Lobatto collocation for p = 2, assembled through the constraints (mass is
+// conserved across hanging nodes). Velocity Verlet with a kinematic node-to-plane contact
+// (predictor-corrector) and Coulomb friction on the half-step velocity.
+#pragma once
+
+#include <mpi.h>
+
+#include <Eigen/Dense>
+#include <csignal>
+#include <functional>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cases/case.h"
+#include "cases/derived.h"
+
+namespace rebound::fem {
+
+struct SolverOptions {
+  int extra_levels = 0;            // global levels added to fem.refinement (the --level option)
+  bool contact = true;             // false: free flight (no plane)
+  double time_step = 0;            // > 0: use this step instead of the estimate
+  int power_iterations = 40;       // for lambda_max(M^-1 K)
+  double time_step_margin = 1.02;  // lambda_max estimate multiplied by this before dt
+};
+
+struct Info {
+  int degree = 0;
+  unsigned long long dofs = 0, cells = 0, nodes = 0, constrained_dofs = 0, boundary_nodes = 0;
+  int ranks = 1;
+  double lambda_max = 0;                   // estimate of the largest eigenvalue of M^-1 K, 1/s^2
+  double time_step = 0;                    // s
+  double total_mass_lumped = 0;            // sum of the diagonal mass (one component), kg
+  double total_mass_quadrature = 0;        // the same mass integrated cell by cell, kg
+  double min_nodal_mass = 0;               // over unconstrained nodes, kg
+  double lowest_node = 0;                  // min y of the nodes, m
+  double lambda_mesh = 0, theta_mesh = 0;  // PHYSICS sec. 2 from the mesh (meshes statistics)
+  double mesh_seconds = 0, setup_seconds = 0;
+  nlohmann::json mesh_statistics;
+};
+
+// Rigid-body averaging of the current state (PHYSICS sec. 5) and the contact of the last step.
+struct State {
+  double time = 0;
+  long long step = 0;
+  double mass = 0;
+  Eigen::Vector3d centre = Eigen::Vector3d::Zero();           // current G, m
+  Eigen::Vector3d centre_velocity = Eigen::Vector3d::Zero();  // momentum / mass
+  Eigen::Vector3d momentum = Eigen::Vector3d::Zero();
+  Eigen::Vector3d angular_momentum = Eigen::Vector3d::Zero();  // about the origin
+  Eigen::Vector3d central_angular_momentum = Eigen::Vector3d::Zero();
+  Eigen::Matrix3d central_inertia = Eigen::Matrix3d::Zero();
+  Eigen::Vector3d omega = Eigen::Vector3d::Zero();
+  Eigen::Vector3d contact_point = Eigen::Vector3d::Zero();  // material point P, current
+  Eigen::Vector3d contact_point_rigid_velocity = Eigen::Vector3d::Zero();  // v_G + w x r_GP
+  Eigen::Vector3d contact_node_velocity = Eigen::Vector3d::Zero();         // P's own velocity
+  double kinetic_energy = 0, internal_energy = 0, rigid_kinetic_energy = 0;
+  double vibration_kinetic_energy = 0;
+  // contact during the last step (zero before the first step)
+  Eigen::Vector3d step_impulse = Eigen::Vector3d::Zero();  // sum over nodes, on the body, N s
+  double step_friction_work = 0;                           // >= 0, J
+  double step_normal_contact_loss = 0;  // kinetic energy removed by the normal correction, J
+  int contact_nodes = 0;
+  double contact_area = 0;            // sum of the nodal boundary areas of the contact nodes, m^2
+  double lowest_boundary_height = 0;  // min y over unconstrained boundary nodes, m
+  bool finite = true;
+};
+
+struct PatchTestResult {
+  double max_interior_force = 0;  // max |(K u)_i| over interior unconstrained dofs, N
+  double force_scale = 0;         // max |(K u)_i| over all dofs (boundary traction), N
+  double max_stress_error = 0;    // max over quadrature points |sigma - sigma_exact|, Pa
+  double stress_scale = 0;        // |sigma_exact|, Pa
+};
+
+class Solver {
+ public:
+  virtual ~Solver() = default;
+  // Builds the mesh (meshes::build_mesh), the FE space, the mass and the time step. Collective.
+  static std::unique_ptr<Solver> create(const cases::Case& c, const SolverOptions& options,
+                                        MPI_Comm communicator);
+
+  virtual const Info& info() const = 0;
+  // u = displacement(X) (rigid lift etc.), v = v_G + omega x (X - centre) at the nodes; t = 0.
+  virtual void set_state(const Eigen::Vector3d& displacement, const Eigen::Vector3d& velocity,
+                         const Eigen::Vector3d& omega, const Eigen::Vector3d& centre) = 0;
+  // One time step (velocity Verlet + contact). Collective.
+  virtual void step() = 0;
+  // Averages of the current state (collective; cheap: computed during step()).
+  virtual const State& state() const = 0;
+  // u = G X (+ 0), K u, stress at quadrature points. Leaves the state untouched.
+  virtual PatchTestResult patch_test(const Eigen::Matrix3d& gradient) = 0;
+  // Writes directory/solution_NNNN.vtu (+ .pvtu) with displacement, velocity, stress, von Mises,
+  // contact force and pressure, subdomain. Returns the .pvtu name (relative). Collective.
+  virtual std::string write_frame(const std::string& directory, unsigned int frame) = 0;
+};
+
+// ---- A complete run of a case (used by `rebound fem` and the tests) -----------------------
+
+struct HistoryRow {
+  double time, normal_force, tangential_force, normal_impulse, tangential_impulse;
+  double normal_velocity, tangential_velocity, normal_displacement, tangential_displacement;
+  double kinetic_energy, internal_energy, rigid_kinetic_energy, vibration_kinetic_energy;
+  double frictional_dissipation, total_energy;
+  int contact_nodes;
+  double contact_area, contact_node_velocity_t, contact_node_velocity_n;
+  double center_velocity_t, center_velocity_n, spin, normal_force_smoothed;
+  double binormal_impulse, lowest_boundary_height, normal_contact_loss;
+};
+std::string history_csv(const std::vector<HistoryRow>& rows, std::size_t max_rows = 20000);
+
+struct Progress {
+  long long step;
+  double time, end_time;  // end_time: the override, else the expected end of the default rule
+  double wall_seconds, dof_steps_per_second;
+  bool in_contact;
+};
+
+struct RunOptions {
+  SolverOptions solver;
+  int frames = 50;                    // VTK frames (0: none)
+  std::string output_directory;       // frames go here (empty: no frames)
+  std::optional<double> end_time;     // overrides the case's fem.end_time and the default rule
+  double settle_fraction = 0.2;       // default end: no contact for this x t_Hertz after contact
+  double cap_factor = 3.0;            // default end: at most this x t_Hertz
+  double energy_growth_bound = 0.02;  // stop when E > E0 (1 + bound)
+  long long max_steps = 0;            // > 0: stop after this many steps (tests)
+  const volatile std::sig_atomic_t* interrupt = nullptr;  // set by a SIGINT handler
+  std::function<void(const Progress&)> progress;          // called on every rank, every step
+};
+
+struct RunResult {
+  std::string status;   // "completed", "interrupted", "failed"
+  std::string message;  // cause when failed
+  Info info;
+  std::vector<HistoryRow> history;  // every step (row 0: the initial state)
+  State initial, final;
+  nlohmann::json summary;                              // summary.json content
+  std::vector<std::pair<double, std::string>> frames;  // (time, pvtu file)
+  double wall_time = 0;
+};
+
+// Runs the case from its rigid-body initial state (PHYSICS sec. 5) to the end-time rule.
+// Collective; every rank returns the same result (the history is replicated).
+RunResult run(const cases::Case& c, const RunOptions& options, MPI_Comm communicator);
+
+// The summary of a finished run (lumped::summary_scalar_keys() in SI plus the FEM's keys).
+nlohmann::json summary_json(const cases::Case& c, const cases::Derived& d, const RunResult& r);
+
+}  // namespace rebound::fem

@@ -1,0 +1,341 @@
+// The time loop of a FEM run: initial rigid-body state, end-time rule, robustness checks,
+// frames, history and the summary (PHYSICS sec. 5). No matrix-free code here.
+#include <deal.II/base/data_out_base.h>
+#include <deal.II/base/mpi.h>
+#include <deal.II/base/timer.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <limits>
+#include <map>
+
+#include "fem/fem.h"
+#include "lumped/summary.h"
+
+namespace rebound::fem {
+namespace {
+
+const double nan = std::numeric_limits<double>::quiet_NaN();
+
+nlohmann::json finite_or_null(double x) {
+  return std::isfinite(x) ? nlohmann::json(x) : nlohmann::json(nullptr);
+}
+
+HistoryRow make_row(const State& s, const HistoryRow* previous, double dt, double friction) {
+  HistoryRow r{};
+  r.time = s.time;
+  const bool first = previous == nullptr;
+  r.normal_force = s.step_impulse.y() / dt;
+  r.tangential_force = s.step_impulse.x() / dt;
+  r.normal_impulse = (first ? 0 : previous->normal_impulse) + s.step_impulse.y();
+  r.tangential_impulse = (first ? 0 : previous->tangential_impulse) + s.step_impulse.x();
+  r.binormal_impulse = (first ? 0 : previous->binormal_impulse) + s.step_impulse.z();
+  r.normal_velocity = s.contact_point_rigid_velocity.y();
+  r.tangential_velocity = s.contact_point_rigid_velocity.x();
+  // Rigid-body displacement of P: trapezoidal integral of its rigid-body velocity.
+  r.normal_displacement = first ? 0
+                                : previous->normal_displacement +
+                                      0.5 * dt * (previous->normal_velocity + r.normal_velocity);
+  r.tangential_displacement =
+      first ? 0
+            : previous->tangential_displacement +
+                  0.5 * dt * (previous->tangential_velocity + r.tangential_velocity);
+  r.kinetic_energy = s.kinetic_energy;
+  r.internal_energy = s.internal_energy;
+  r.rigid_kinetic_energy = s.rigid_kinetic_energy;
+  r.vibration_kinetic_energy = s.vibration_kinetic_energy;
+  r.frictional_dissipation = friction;
+  r.total_energy = s.kinetic_energy + s.internal_energy + friction;
+  r.contact_nodes = s.contact_nodes;
+  r.contact_area = s.contact_area;
+  r.contact_node_velocity_t = s.contact_node_velocity.x();
+  r.contact_node_velocity_n = s.contact_node_velocity.y();
+  r.center_velocity_t = s.centre_velocity.x();
+  r.center_velocity_n = s.centre_velocity.y();
+  r.spin = s.omega.z();
+  r.normal_force_smoothed = r.normal_force;
+  r.lowest_boundary_height = s.lowest_boundary_height;
+  r.normal_contact_loss = (first ? 0 : previous->normal_contact_loss) + s.step_normal_contact_loss;
+  return r;
+}
+
+void write_pvd(const std::string& directory,
+               const std::vector<std::pair<double, std::string>>& frames) {
+  const std::string path = directory + "/solution.pvd";
+  std::ofstream out(path + ".tmp");
+  dealii::DataOutBase::write_pvd_record(out, frames);
+  out.close();
+  std::rename((path + ".tmp").c_str(), path.c_str());
+}
+
+}  // namespace
+
+std::string history_csv(const std::vector<HistoryRow>& rows, std::size_t max_rows) {
+  std::string out =
+      "time,normal_force,tangential_force,normal_impulse,tangential_impulse,normal_velocity,"
+      "tangential_velocity,normal_displacement,tangential_displacement,kinetic_energy,"
+      "internal_energy,rigid_kinetic_energy,vibration_kinetic_energy,frictional_dissipation,"
+      "total_energy,contact_nodes,contact_area,contact_node_velocity_t,contact_node_velocity_n,"
+      "center_velocity_t,center_velocity_n,spin,normal_force_smoothed,binormal_impulse,"
+      "lowest_boundary_height,normal_contact_loss\n";
+  const std::size_t stride =
+      max_rows > 0 && rows.size() > max_rows ? (rows.size() + max_rows - 1) / max_rows : 1;
+  char line[2048];
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    if (i % stride != 0 && i + 1 != rows.size()) continue;
+    const HistoryRow& r = rows[i];
+    std::snprintf(line, sizeof line,
+                  "%.10e,%.10e,%.10e,%.10e,%.10e,%.10e,%.10e,%.10e,%.10e,%.10e,%.10e,%.10e,"
+                  "%.10e,%.10e,%.10e,%d,%.10e,%.10e,%.10e,%.10e,%.10e,%.10e,%.10e,%.10e,%.10e,"
+                  "%.10e\n",
+                  r.time, r.normal_force, r.tangential_force, r.normal_impulse,
+                  r.tangential_impulse, r.normal_velocity, r.tangential_velocity,
+                  r.normal_displacement, r.tangential_displacement, r.kinetic_energy,
+                  r.internal_energy, r.rigid_kinetic_energy, r.vibration_kinetic_energy,
+                  r.frictional_dissipation, r.total_energy, r.contact_nodes, r.contact_area,
+                  r.contact_node_velocity_t, r.contact_node_velocity_n, r.center_velocity_t,
+                  r.center_velocity_n, r.spin, r.normal_force_smoothed, r.binormal_impulse,
+                  r.lowest_boundary_height, r.normal_contact_loss);
+    out += line;
+  }
+  return out;
+}
+
+RunResult run(const cases::Case& c, const RunOptions& options, MPI_Comm communicator) {
+  if (c.fem.nonlinear)
+    throw std::runtime_error(
+        "fem.nonlinear (St. Venant-Kirchhoff kinematics) is not implemented; use the linear "
+        "solver (see docs/FEM.md for when it is adequate)");
+  dealii::Timer timer(communicator);
+  const cases::Derived d = cases::derive(c);
+  RunResult result;
+  std::unique_ptr<Solver> solver = Solver::create(c, options.solver, communicator);
+  result.info = solver->info();
+  const double dt = result.info.time_step;
+  const bool root = dealii::Utilities::MPI::this_mpi_process(communicator) == 0;
+
+  const Eigen::Vector3d centre = d.body.centre_of_mass;
+  const Eigen::Vector3d v_centre(d.centre_velocity.x(), d.centre_velocity.y(), 0);
+  const Eigen::Vector3d omega(0, 0, d.spin);
+  solver->set_state(Eigen::Vector3d::Zero(), v_centre, omega, centre);
+  result.initial = solver->state();
+
+  const double t_hertz = d.hertz.duration;
+  std::optional<double> end_time = options.end_time ? options.end_time : c.fem.end_time;
+  const double cap = end_time ? *end_time : options.cap_factor * t_hertz;
+  const double settle = options.settle_fraction * t_hertz;
+  // For the progress line: the override, else the typical end of the default rule (a sphere's
+  // contact lasts ~t_Hertz), never beyond the cap.
+  const double expected_end = end_time ? *end_time : std::min(cap, 1.2 * t_hertz + settle);
+  const double frame_span = end_time ? *end_time : 1.5 * t_hertz;
+  const double frame_interval = options.frames > 0 ? frame_span / options.frames : 0;
+  const bool frames = options.frames > 0 && !options.output_directory.empty();
+
+  double friction = 0;
+  const double e0 = result.initial.kinetic_energy + result.initial.internal_energy;
+  unsigned int frame = 0;
+  double next_frame = 0;
+  long long last_frame_step = -1;
+  auto write_frame = [&](const State& s) {
+    const std::string file = solver->write_frame(options.output_directory, frame++);
+    // After a step the displacement is already u_{n+1}.
+    result.frames.emplace_back(s.step > 0 ? s.time + dt : 0.0, file);
+    if (root) write_pvd(options.output_directory, result.frames);
+    last_frame_step = s.step;
+    next_frame += frame_interval;
+  };
+  if (frames) write_frame(result.initial);
+
+  bool started = false;
+  double last_contact = 0;
+  result.status = "completed";
+  dealii::Timer loop_timer(communicator);
+  for (;;) {
+    solver->step();
+    const State& s = solver->state();
+    friction += s.step_friction_work;
+    result.history.push_back(
+        make_row(s, result.history.empty() ? nullptr : &result.history.back(), dt, friction));
+    if (s.contact_nodes > 0) {
+      started = true;
+      last_contact = s.time;
+    }
+    if (!s.finite) {
+      result.status = "failed";
+      result.message = "non-finite values at step " + std::to_string(s.step) +
+                       ", t = " + std::to_string(s.time) + " s";
+      break;
+    }
+    const double total = result.history.back().total_energy;
+    if (total > e0 * (1 + options.energy_growth_bound)) {
+      char text[256];
+      std::snprintf(text, sizeof text,
+                    "total energy grew by %.3g %% (bound %.3g %%) at step %lld, t = %.6g s: the "
+                    "time step is unstable",
+                    100 * (total / e0 - 1), 100 * options.energy_growth_bound, s.step, s.time);
+      result.status = "failed";
+      result.message = text;
+      break;
+    }
+    if (options.interrupt && s.step % 16 == 0) {
+      const int flag = dealii::Utilities::MPI::max(int(*options.interrupt != 0), communicator);
+      if (flag) {
+        result.status = "interrupted";
+        result.message = "interrupted at step " + std::to_string(s.step);
+        break;
+      }
+    }
+    if (frames && s.time >= next_frame - 0.5 * dt) write_frame(s);
+    bool done = false;
+    if (end_time)
+      done = s.time >= *end_time - 0.5 * dt;
+    else
+      done = (started && s.contact_nodes == 0 && s.time - last_contact >= settle) ||
+             s.time >= cap - 0.5 * dt;
+    if (options.max_steps > 0 && s.step >= options.max_steps) done = true;
+    if (options.progress) {
+      const double wall = loop_timer.wall_time();
+      options.progress(Progress{s.step, s.time, expected_end, wall,
+                                wall > 0 ? double(result.info.dofs) * s.step / wall : 0,
+                                s.contact_nodes > 0});
+    }
+    if (done) break;
+  }
+  const double loop_seconds = loop_timer.wall_time();
+  result.final = solver->state();
+  if (frames && last_frame_step != result.final.step && result.final.finite)
+    write_frame(result.final);
+  result.wall_time = timer.wall_time();
+
+  // Smoothed contact force: centred difference of the cumulative impulse over ~2 % of the
+  // contact duration (the per-step force of a kinematic contact is noisy).
+  auto& h = result.history;
+  long long first_contact = -1, last_contact_row = -1;
+  for (std::size_t k = 0; k < h.size(); ++k)
+    if (h[k].normal_force > 0) {
+      if (first_contact < 0) first_contact = (long long)k;
+      last_contact_row = (long long)k;
+    }
+  const double duration =
+      first_contact >= 0 ? h[last_contact_row].time - h[first_contact].time + dt : 0;
+  const long long half = std::max(1LL, (long long)std::llround(0.01 * duration / dt));
+  for (long long k = 0; k < (long long)h.size(); ++k) {
+    const long long lo = std::max(0LL, k - half), hi = std::min((long long)h.size() - 1, k + half);
+    h[k].normal_force_smoothed =
+        hi > lo ? (h[hi].normal_impulse - h[lo].normal_impulse) / (h[hi].time - h[lo].time) : 0;
+  }
+  result.summary = summary_json(c, d, result);
+  result.summary["wall_time"] = result.wall_time;
+  result.summary["loop_wall_time"] = loop_seconds;
+  result.summary["dof_steps_per_second"] =
+      loop_seconds > 0 ? double(result.info.dofs) * result.final.step / loop_seconds : 0.0;
+  return result;
+}
+
+nlohmann::json summary_json(const cases::Case& c, const cases::Derived& d, const RunResult& r) {
+  const auto& h = r.history;
+  const State& s0 = r.initial;
+  const State& s1 = r.final;
+  const double dt = r.info.time_step;
+  const double mu = c.contact.friction, nu = c.material.poisson_ratio;
+  const double psi = mu > 0 ? cases::psi_scale(nu, mu) : nan;
+  const Eigen::Vector3d w = s1.contact_point_rigid_velocity;  // separation velocity of P
+
+  // Contact phases from the per-step impulses and P's rigid-body normal velocity.
+  long long first = -1, last = -1;
+  double peak_raw = 0, peak = 0, compression_impulse = nan, work_c = 0, work_r = 0;
+  for (std::size_t k = 0; k < h.size(); ++k)
+    if (h[k].normal_force > 0) {
+      if (first < 0) first = (long long)k;
+      last = (long long)k;
+    }
+  for (std::size_t k = 0; k < h.size(); ++k) {
+    peak_raw = std::max(peak_raw, h[k].normal_force);
+    peak = std::max(peak, h[k].normal_force_smoothed);
+    // Normal work of the contact force at t_k on P's rigid-body normal velocity (Stronge).
+    (h[k].normal_velocity < 0 ? work_c : work_r) += h[k].normal_force * dt * h[k].normal_velocity;
+    if (k > 0 && std::isnan(compression_impulse) && first >= 0 && h[k - 1].normal_velocity < 0 &&
+        h[k].normal_velocity >= 0) {
+      const double f =
+          -h[k - 1].normal_velocity / (h[k].normal_velocity - h[k - 1].normal_velocity);
+      compression_impulse =
+          h[k - 1].normal_impulse + f * (h[k].normal_impulse - h[k - 1].normal_impulse);
+    }
+  }
+  // The force J_n / dt of row n acts over [t_n - dt/2, t_n + dt/2].
+  const double duration = first >= 0 ? h[last].time - h[first].time + dt : 0;
+  double energy_error = 0;
+  const double e0 = h.front().total_energy;
+  for (const HistoryRow& row : h)
+    energy_error = std::max(energy_error, std::abs(row.total_energy - e0) / e0);
+
+  std::map<std::string, double> v;
+  v["psi1"] = d.psi1;
+  v["psi2"] = psi * w.x() / w.y();
+  v["incidence_angle"] = d.incidence_angle;
+  v["rebound_angle"] = std::atan2(w.x(), w.y());
+  v["e_newton"] = w.y() / c.impact.normal_speed;
+  v["e_poisson"] = compression_impulse > 0
+                       ? (h.back().normal_impulse - compression_impulse) / compression_impulse
+                       : nan;
+  v["e_stronge"] = work_c < 0 ? std::sqrt(std::max(0.0, work_r) / -work_c) : nan;
+  v["tangential_cor"] =
+      s0.centre_velocity.x() != 0 ? s1.centre_velocity.x() / s0.centre_velocity.x() : nan;
+  v["spin_final"] = s1.omega.z();
+  v["normal_impulse"] = h.back().normal_impulse;
+  v["tangential_impulse"] = h.back().tangential_impulse;
+  v["contact_duration"] = duration;
+  v["peak_normal_force"] = peak;
+  v["kinetic_energy_loss"] = s0.kinetic_energy - s1.rigid_kinetic_energy;
+  v["kinetic_energy_loss_fraction"] =
+      (s0.kinetic_energy - s1.rigid_kinetic_energy) / s0.kinetic_energy;
+  v["lambda"] = d.lambda;
+  v["theta"] = d.theta;
+
+  nlohmann::json j;
+  j["case"] = c.name;
+  j["solver"] = "fem";
+  j["status"] = r.status;
+  if (!r.message.empty()) j["message"] = r.message;
+  for (const std::string& key : lumped::summary_scalar_keys())
+    j[key] = v.count(key) ? finite_or_null(v.at(key)) : nlohmann::json(nullptr);
+  j["center_velocity_initial"] = {s0.centre_velocity.x(), s0.centre_velocity.y()};
+  j["center_velocity_final"] = {s1.centre_velocity.x(), s1.centre_velocity.y()};
+  j["spin_initial"] = s0.omega.z();
+  j["contact_point_velocity_initial"] = {s0.contact_point_rigid_velocity.x(),
+                                         s0.contact_point_rigid_velocity.y()};
+  j["contact_point_velocity_final"] = {w.x(), w.y()};
+  j["kinetic_energy_initial"] = s0.kinetic_energy;
+  j["effective_mass"] = d.effective_mass;
+  j["peak_normal_force_raw"] = peak_raw;
+  j["binormal_impulse"] = h.back().binormal_impulse;
+  j["vibration_kinetic_energy_final"] = s1.vibration_kinetic_energy;
+  j["internal_energy_final"] = s1.internal_energy;
+  j["frictional_dissipation"] = h.back().frictional_dissipation;
+  j["normal_contact_loss"] = h.back().normal_contact_loss;
+  j["hertz"] = {{"duration", d.hertz.duration},
+                {"peak_force", d.hertz.peak_force},
+                {"contact_radius", d.hertz.contact_radius}};
+  j["dofs"] = r.info.dofs;
+  j["cells"] = r.info.cells;
+  j["degree"] = r.info.degree;
+  j["time_step"] = dt;
+  j["lambda_max"] = r.info.lambda_max;
+  j["cfl"] = c.fem.cfl;
+  j["steps"] = s1.step;
+  j["end_time"] = s1.time;
+  j["mpi_ranks"] = r.info.ranks;
+  j["wall_time"] = r.wall_time;
+  j["energy_balance_error"] = finite_or_null(energy_error);
+  j["lambda_mesh"] = r.info.lambda_mesh;
+  j["theta_mesh"] = r.info.theta_mesh;
+  j["total_mass_lumped"] = r.info.total_mass_lumped;
+  j["total_mass_exact"] = d.body.mass;
+  j["constrained_dofs"] = r.info.constrained_dofs;
+  j["mesh"] = r.info.mesh_statistics;
+  return j;
+}
+
+}  // namespace rebound::fem

@@ -1,0 +1,682 @@
+// The deal.II part of the FEM: FE space, conforming isoparametric geometry, lumped mass,
+// matrix-free internal force, velocity Verlet with kinematic contact, rigid-body averaging, VTK.
+// The only translation unit of fem/ that includes matrix-free headers (slow to compile):
+// degrees 1 and 2 are instantiated.
+#include <deal.II/base/index_set.h>
+#include <deal.II/base/mpi.h>
+#include <deal.II/base/quadrature_lib.h>
+#include <deal.II/base/timer.h>
+#include <deal.II/dofs/dof_handler.h>
+#include <deal.II/dofs/dof_tools.h>
+#include <deal.II/fe/fe_q.h>
+#include <deal.II/fe/fe_system.h>
+#include <deal.II/fe/fe_values.h>
+#include <deal.II/fe/mapping_q.h>
+#include <deal.II/fe/mapping_q_cache.h>
+#include <deal.II/lac/affine_constraints.h>
+#include <deal.II/lac/la_parallel_vector.h>
+#include <deal.II/matrix_free/fe_evaluation.h>
+#include <deal.II/matrix_free/matrix_free.h>
+#include <deal.II/numerics/data_out.h>
+#include <deal.II/numerics/data_postprocessor.h>
+
+#include <array>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+
+#include "fem/fem.h"
+#include "meshes/meshes.h"
+
+namespace rebound::fem {
+namespace {
+
+using namespace dealii;
+using VectorType = LinearAlgebra::distributed::Vector<double>;
+
+// sigma = lambda tr(eps) I + 2 mu eps; von Mises from its deviator.
+class StressPostprocessor : public DataPostprocessor<3> {
+ public:
+  StressPostprocessor(double lambda, double mu) : lambda_(lambda), mu_(mu) {}
+  void evaluate_vector_field(const DataPostprocessorInputs::Vector<3>& in,
+                             std::vector<Vector<double>>& out) const override {
+    for (unsigned int q = 0; q < in.solution_gradients.size(); ++q) {
+      Tensor<2, 3> grad;
+      for (unsigned int d = 0; d < 3; ++d) grad[d] = in.solution_gradients[q][d];
+      const Tensor<2, 3> eps = 0.5 * (grad + transpose(grad));
+      Tensor<2, 3> sigma = 2 * mu_ * eps;
+      for (unsigned int d = 0; d < 3; ++d) sigma[d][d] += lambda_ * trace(eps);
+      Tensor<2, 3> dev = sigma;
+      for (unsigned int d = 0; d < 3; ++d) dev[d][d] -= trace(sigma) / 3;
+      for (unsigned int d = 0; d < 3; ++d)
+        for (unsigned int e = 0; e < 3; ++e) out[q](3 * d + e) = sigma[d][e];
+      out[q](9) = std::sqrt(1.5 * scalar_product(dev, dev));
+    }
+  }
+  std::vector<std::string> get_names() const override {
+    std::vector<std::string> names(9, "stress");
+    names.push_back("von_mises");
+    return names;
+  }
+  std::vector<DataComponentInterpretation::DataComponentInterpretation>
+  get_data_component_interpretation() const override {
+    std::vector<DataComponentInterpretation::DataComponentInterpretation> i(
+        9, DataComponentInterpretation::component_is_part_of_tensor);
+    i.push_back(DataComponentInterpretation::component_is_scalar);
+    return i;
+  }
+  UpdateFlags get_needed_update_flags() const override { return update_gradients; }
+
+ private:
+  double lambda_, mu_;
+};
+
+// A deterministic pseudo-random value from a position (the same on any partition).
+double hash_value(const Point<3>& x, double scale, unsigned int component) {
+  const double s = std::sin(12.9898 * x[0] / scale + 78.233 * x[1] / scale + 37.719 * x[2] / scale +
+                            4.581 * component);
+  const double v = s * 43758.5453;
+  return v - std::floor(v) - 0.5;
+}
+
+template <int p>
+class SolverImpl final : public Solver {
+ public:
+  SolverImpl(const cases::Case& c, const SolverOptions& options, MPI_Comm communicator,
+             meshes::Mesh&& mesh);
+
+  const Info& info() const override { return info_; }
+  void set_state(const Eigen::Vector3d& displacement, const Eigen::Vector3d& velocity,
+                 const Eigen::Vector3d& omega, const Eigen::Vector3d& centre) override;
+  void step() override;
+  const State& state() const override { return state_; }
+  PatchTestResult patch_test(const Eigen::Matrix3d& gradient) override;
+  std::string write_frame(const std::string& directory, unsigned int frame) override;
+
+ private:
+  // One node: its three dofs (local indices), initial position, mass and boundary area.
+  struct Node {
+    std::array<unsigned int, 3> dof;
+    Point<3> X;
+    double mass = 0, area = 0;
+  };
+
+  void local_apply(const MatrixFree<3, double>& data, VectorType& dst, const VectorType& src,
+                   const std::pair<unsigned int, unsigned int>& range) const;
+  void apply_stiffness(VectorType& dst, const VectorType& src) const {
+    matrix_free_.cell_loop(&SolverImpl::local_apply, this, dst, src, true);
+  }
+  void update_acceleration();  // force_ = K u, acceleration_ = -M^-1 force_
+  void compute_averages();     // state_ from u, v, force and the contact of the last step
+  double estimate_lambda_max(int iterations);
+
+  cases::Case case_;
+  SolverOptions options_;
+  MPI_Comm communicator_;
+  meshes::Mesh mesh_;
+  double lame_lambda_, lame_mu_, density_, friction_;
+  FESystem<3> fe_;
+  DoFHandler<3> dof_handler_;
+  AffineConstraints<double> constraints_;
+  std::unique_ptr<MappingQCache<3>> mapping_;
+  MatrixFree<3, double> matrix_free_;
+  VectorType displacement_, velocity_, previous_velocity_, acceleration_, force_, inverse_mass_,
+      contact_force_;
+  std::vector<Node> nodes_;             // locally owned, unconstrained nodes
+  std::vector<unsigned int> boundary_;  // indices into nodes_ of boundary nodes
+  std::vector<unsigned int> touched_;   // boundary nodes with a contact force in the last step
+  int contact_node_ = -1;               // index into nodes_ of P on its owner, else -1
+  double time_step_ = 0;
+  Info info_;
+  State state_;
+};
+
+template <int p>
+SolverImpl<p>::SolverImpl(const cases::Case& c, const SolverOptions& options, MPI_Comm communicator,
+                          meshes::Mesh&& mesh)
+    : case_(c),
+      options_(options),
+      communicator_(communicator),
+      mesh_(std::move(mesh)),
+      fe_(FE_Q<3>(p), 3),
+      dof_handler_(*mesh_.triangulation) {
+  Timer timer(communicator_);
+  const double E = c.material.young_modulus, nu = c.material.poisson_ratio;
+  lame_lambda_ = E * nu / ((1 + nu) * (1 - 2 * nu));
+  lame_mu_ = E / (2 * (1 + nu));
+  density_ = c.material.density;
+  friction_ = c.contact.friction;
+
+  dof_handler_.distribute_dofs(fe_);
+  const IndexSet& owned = dof_handler_.locally_owned_dofs();
+  const IndexSet relevant = DoFTools::extract_locally_relevant_dofs(dof_handler_);
+  constraints_.reinit(relevant);
+  DoFTools::make_hanging_node_constraints(dof_handler_, constraints_);
+  constraints_.close();
+
+  // Positions of the support points under MappingQ(p) (which follows the manifolds), made
+  // conforming at hanging nodes: the geometry is then the FE interpolant of itself.
+  const MappingQ<3> mapping_q(p);
+  VectorType positions(owned, relevant, communicator_);
+  {
+    const Quadrature<3> support(fe_.get_unit_support_points());
+    FEValues<3> values(mapping_q, fe_, support, update_quadrature_points);
+    std::vector<types::global_dof_index> indices(fe_.n_dofs_per_cell());
+    for (const auto& cell : dof_handler_.active_cell_iterators()) {
+      if (cell->is_artificial()) continue;
+      values.reinit(cell);
+      cell->get_dof_indices(indices);
+      for (unsigned int i = 0; i < indices.size(); ++i)
+        if (owned.is_element(indices[i]))
+          positions(indices[i]) =
+              values.quadrature_point(i)[fe_.system_to_component_index(i).first];
+    }
+  }
+  constraints_.distribute(positions);
+  positions.update_ghost_values();
+  mapping_ = std::make_unique<MappingQCache<3>>(p);
+  mapping_->initialize(mapping_q, dof_handler_, positions, false);
+
+  typename MatrixFree<3, double>::AdditionalData data;
+  data.tasks_parallel_scheme = MatrixFree<3, double>::AdditionalData::none;
+  data.mapping_update_flags = update_gradients | update_JxW_values;
+  matrix_free_.reinit(*mapping_, dof_handler_, constraints_, QGauss<1>(p + 1), data);
+  for (VectorType* v : {&displacement_, &velocity_, &previous_velocity_, &acceleration_, &force_,
+                        &inverse_mass_, &contact_force_})
+    matrix_free_.initialize_dof_vector(*v);
+
+  // Lumped mass (p = 1: row sum of the consistent mass; p = 2: Gauss-Lobatto collocation) and
+  // nodal boundary areas (row sums of the boundary "mass"), both through the constraints.
+  VectorType mass, area;
+  matrix_free_.initialize_dof_vector(mass);
+  matrix_free_.initialize_dof_vector(area);
+  double quadrature_mass = 0;
+  {
+    const Quadrature<3> quadrature =
+        p == 1 ? Quadrature<3>(QGauss<3>(2)) : Quadrature<3>(QGaussLobatto<3>(p + 1));
+    FEValues<3> values(*mapping_, fe_, quadrature, update_values | update_JxW_values);
+    FEFaceValues<3> face_values(*mapping_, fe_, QGauss<2>(p + 1),
+                                update_values | update_JxW_values);
+    const unsigned int n = fe_.n_dofs_per_cell();
+    Vector<double> local_mass(n), local_area(n);
+    std::vector<types::global_dof_index> indices(n);
+    for (const auto& cell : dof_handler_.active_cell_iterators()) {
+      if (!cell->is_locally_owned()) continue;
+      values.reinit(cell);
+      cell->get_dof_indices(indices);
+      local_mass = 0;
+      local_area = 0;
+      for (unsigned int q = 0; q < quadrature.size(); ++q) {
+        quadrature_mass += density_ * values.JxW(q);
+        for (unsigned int i = 0; i < n; ++i) {
+          const double phi =
+              values.shape_value_component(i, q, fe_.system_to_component_index(i).first);
+          local_mass(i) += density_ * (p == 1 ? phi : phi * phi) * values.JxW(q);
+        }
+      }
+      for (const unsigned int f : cell->face_indices()) {
+        if (!cell->face(f)->at_boundary()) continue;
+        face_values.reinit(cell, f);
+        for (unsigned int q = 0; q < face_values.n_quadrature_points; ++q)
+          for (unsigned int i = 0; i < n; ++i)
+            local_area(i) +=
+                face_values.shape_value_component(i, q, fe_.system_to_component_index(i).first) *
+                face_values.JxW(q);
+      }
+      constraints_.distribute_local_to_global(local_mass, indices, mass);
+      constraints_.distribute_local_to_global(local_area, indices, area);
+    }
+    mass.compress(VectorOperation::add);
+    area.compress(VectorOperation::add);
+  }
+  for (unsigned int i = 0; i < inverse_mass_.locally_owned_size(); ++i)
+    inverse_mass_.local_element(i) = mass.local_element(i) > 0 ? 1.0 / mass.local_element(i) : 0;
+
+  // Nodes: owned, unconstrained support points with their three dofs.
+  {
+    std::vector<int> seen(owned.n_elements(), 0);
+    std::vector<types::global_dof_index> indices(fe_.n_dofs_per_cell());
+    const types::global_dof_index first = *owned.begin();
+    for (const auto& cell : dof_handler_.active_cell_iterators()) {
+      if (cell->is_artificial()) continue;
+      cell->get_dof_indices(indices);
+      for (unsigned int s = 0; s < fe_.base_element(0).n_dofs_per_cell(); ++s) {
+        const types::global_dof_index gx = indices[fe_.component_to_system_index(0, s)];
+        if (!owned.is_element(gx) || constraints_.is_constrained(gx)) continue;
+        if (seen[gx - first]) continue;
+        seen[gx - first] = 1;
+        Node node;
+        for (unsigned int d = 0; d < 3; ++d) {
+          const types::global_dof_index g = indices[fe_.component_to_system_index(d, s)];
+          node.dof[d] = g - first;
+          node.X[d] = positions(g);
+        }
+        node.mass = mass.local_element(node.dof[0]);
+        node.area = area.local_element(node.dof[0]);
+        if (!(node.mass > 0))
+          throw std::runtime_error("non-positive lumped mass at a node (hanging-node weights)");
+        nodes_.push_back(node);
+      }
+    }
+  }
+  const double radius = c.body.radius;
+  double lowest = std::numeric_limits<double>::infinity(), min_mass = lowest, mass_sum = 0;
+  double nearest = lowest;
+  for (unsigned int a = 0; a < nodes_.size(); ++a) {
+    const Node& n = nodes_[a];
+    mass_sum += n.mass;
+    min_mass = std::min(min_mass, n.mass);
+    lowest = std::min(lowest, n.X[1]);
+    if (n.area > 0) boundary_.push_back(a);
+    if (n.X.norm() < nearest) {
+      nearest = n.X.norm();
+      contact_node_ = int(a);
+    }
+  }
+  // P's node: the node nearest to the origin over all ranks (lowest rank on a tie).
+  const double global_nearest = Utilities::MPI::min(nearest, communicator_);
+  const unsigned int rank = Utilities::MPI::this_mpi_process(communicator_);
+  const unsigned int owner = Utilities::MPI::min(
+      nearest == global_nearest ? rank : std::numeric_limits<unsigned int>::max(), communicator_);
+  if (rank != owner) contact_node_ = -1;
+  if (global_nearest > 1e-9 * radius)
+    throw std::runtime_error("no mesh node at the contact point P");
+
+  info_.degree = p;
+  info_.dofs = dof_handler_.n_dofs();
+  info_.cells = mesh_.triangulation->n_global_active_cells();
+  info_.nodes = Utilities::MPI::sum<unsigned long long>(nodes_.size(), communicator_);
+  info_.boundary_nodes = Utilities::MPI::sum<unsigned long long>(boundary_.size(), communicator_);
+  info_.constrained_dofs =
+      Utilities::MPI::sum<unsigned long long>(constraints_.n_constraints(), communicator_);
+  // n_constraints counts relevant dofs; count owned ones only.
+  {
+    unsigned long long n = 0;
+    for (const auto i : owned)
+      if (constraints_.is_constrained(i)) ++n;
+    info_.constrained_dofs = Utilities::MPI::sum(n, communicator_);
+  }
+  info_.ranks = Utilities::MPI::n_mpi_processes(communicator_);
+  info_.total_mass_lumped = Utilities::MPI::sum(mass_sum, communicator_);
+  info_.total_mass_quadrature = Utilities::MPI::sum(quadrature_mass, communicator_);
+  info_.min_nodal_mass = Utilities::MPI::min(min_mass, communicator_);
+  info_.lowest_node = Utilities::MPI::min(lowest, communicator_);
+  info_.lambda_mesh = mesh_.statistics.lambda;
+  info_.theta_mesh = mesh_.statistics.theta;
+  info_.mesh_seconds = mesh_.statistics.seconds;
+  info_.mesh_statistics = meshes::to_json(mesh_.statistics);
+
+  info_.lambda_max = estimate_lambda_max(options_.power_iterations);
+  if (options_.time_step > 0) {
+    time_step_ = options_.time_step;
+  } else {
+    // cfl x 2 / sqrt(lambda_max), rounded down to 3 significant digits (identical on any
+    // partition: the estimate differs between partitions in the last bits only).
+    const double dt = c.fem.cfl * 2 / std::sqrt(info_.lambda_max * options_.time_step_margin);
+    const double unit = std::pow(10.0, std::floor(std::log10(dt)) - 2);
+    time_step_ = std::floor(dt / unit) * unit;
+  }
+  info_.time_step = time_step_;
+  info_.setup_seconds = timer.wall_time();
+}
+
+template <int p>
+void SolverImpl<p>::local_apply(const MatrixFree<3, double>& data, VectorType& dst,
+                                const VectorType& src,
+                                const std::pair<unsigned int, unsigned int>& range) const {
+  FEEvaluation<3, p, p + 1, 3, double> phi(data);
+  const VectorizedArray<double> lambda = lame_lambda_, two_mu = 2 * lame_mu_;
+  for (unsigned int cell = range.first; cell < range.second; ++cell) {
+    phi.reinit(cell);
+    phi.read_dof_values(src);
+    phi.evaluate(EvaluationFlags::gradients);
+    for (unsigned int q = 0; q < phi.n_q_points; ++q) {
+      SymmetricTensor<2, 3, VectorizedArray<double>> sigma = phi.get_symmetric_gradient(q);
+      const VectorizedArray<double> pressure = lambda * trace(sigma);
+      sigma *= two_mu;
+      for (unsigned int d = 0; d < 3; ++d) sigma[d][d] += pressure;
+      phi.submit_symmetric_gradient(sigma, q);
+    }
+    phi.integrate(EvaluationFlags::gradients);
+    phi.distribute_local_to_global(dst);
+  }
+}
+
+template <int p>
+double SolverImpl<p>::estimate_lambda_max(int iterations) {
+  // Power iteration on M^-1 K from a position-hashed start vector; Rayleigh quotient
+  // x.Kx / x.Mx (a lower bound that converges from below).
+  VectorType x, y;
+  matrix_free_.initialize_dof_vector(x);
+  matrix_free_.initialize_dof_vector(y);
+  const double scale = mesh_.statistics.edge_min > 0 ? mesh_.statistics.edge_min : 1e-3;
+  for (const Node& n : nodes_)
+    for (unsigned int d = 0; d < 3; ++d) x.local_element(n.dof[d]) = hash_value(n.X, scale, d);
+  double lambda = 0;
+  for (int k = 0; k < iterations; ++k) {
+    apply_stiffness(y, x);
+    double xkx = 0, xmx = 0;
+    for (const Node& n : nodes_)
+      for (unsigned int d = 0; d < 3; ++d) {
+        xkx += x.local_element(n.dof[d]) * y.local_element(n.dof[d]);
+        xmx += n.mass * x.local_element(n.dof[d]) * x.local_element(n.dof[d]);
+      }
+    xkx = Utilities::MPI::sum(xkx, communicator_);
+    xmx = Utilities::MPI::sum(xmx, communicator_);
+    lambda = std::max(lambda, xkx / xmx);
+    double norm = 0;
+    for (const Node& n : nodes_)
+      for (unsigned int d = 0; d < 3; ++d) {
+        const double value = y.local_element(n.dof[d]) / n.mass;
+        norm += n.mass * value * value;
+      }
+    norm = std::sqrt(Utilities::MPI::sum(norm, communicator_));
+    x = 0;
+    for (const Node& n : nodes_)
+      for (unsigned int d = 0; d < 3; ++d)
+        x.local_element(n.dof[d]) = y.local_element(n.dof[d]) / n.mass / norm;
+  }
+  return lambda;
+}
+
+template <int p>
+void SolverImpl<p>::set_state(const Eigen::Vector3d& displacement, const Eigen::Vector3d& velocity,
+                              const Eigen::Vector3d& omega, const Eigen::Vector3d& centre) {
+  displacement_ = 0;
+  velocity_ = 0;
+  for (const Node& n : nodes_) {
+    const Eigen::Vector3d X(n.X[0], n.X[1], n.X[2]);
+    const Eigen::Vector3d v = velocity + omega.cross(X - centre);
+    for (unsigned int d = 0; d < 3; ++d) {
+      displacement_.local_element(n.dof[d]) = displacement[d];
+      velocity_.local_element(n.dof[d]) = v[d];
+    }
+  }
+  for (const unsigned int a : touched_)
+    for (unsigned int d = 0; d < 3; ++d) contact_force_.local_element(nodes_[a].dof[d]) = 0;
+  touched_.clear();
+  previous_velocity_ = velocity_;
+  state_ = State();
+  update_acceleration();
+  compute_averages();
+}
+
+template <int p>
+void SolverImpl<p>::update_acceleration() {
+  apply_stiffness(force_, displacement_);
+  for (const Node& n : nodes_)
+    for (unsigned int d = 0; d < 3; ++d)
+      acceleration_.local_element(n.dof[d]) = -force_.local_element(n.dof[d]) / n.mass;
+}
+
+template <int p>
+void SolverImpl<p>::step() {
+  // Leapfrog (central difference): velocity_ holds v_{n-1/2}, displacement_ u_n and
+  // acceleration_ -M^-1 K u_n. The kinematic contact acts on v_{n+1/2}; the state reported is
+  // the one at t_n (u_n, v_n = (v_{n-1/2} + v_{n+1/2}) / 2, contact force J_n / dt), with the
+  // kinetic energy in the form 1/2 v_{n-1/2} M v_{n+1/2} that leapfrog conserves exactly for a
+  // linear system (so that the energy balance measures the contact, not the integrator).
+  const double dt = time_step_;
+  for (const Node& n : nodes_)
+    for (unsigned int d = 0; d < 3; ++d) {
+      const unsigned int i = n.dof[d];
+      previous_velocity_.local_element(i) = velocity_.local_element(i);
+      velocity_.local_element(i) += dt * acceleration_.local_element(i);
+    }
+  // Kinematic contact: a node whose predicted height y_n + dt v_{n+1/2} is negative is put
+  // exactly on the plane (compressive impulse only: a node pulled away is released); Coulomb
+  // friction then acts on its tangential velocity: stick if the impulse needed to stop it is
+  // within mu J_n, else slip with the full cone against the predicted sliding direction.
+  for (const unsigned int a : touched_)
+    for (unsigned int d = 0; d < 3; ++d) contact_force_.local_element(nodes_[a].dof[d]) = 0;
+  touched_.clear();
+  Eigen::Vector3d impulse = Eigen::Vector3d::Zero();
+  double friction_work = 0, normal_work = 0, contact_area = 0;
+  int contact_nodes = 0;
+  if (options_.contact) {
+    for (const unsigned int a : boundary_) {
+      const Node& n = nodes_[a];
+      const double y = n.X[1] + displacement_.local_element(n.dof[1]);
+      double& vy = velocity_.local_element(n.dof[1]);
+      if (y + dt * vy >= 0) continue;
+      const double vy_new = -y / dt;
+      const double jn = n.mass * (vy_new - vy);
+      if (!(jn > 0)) continue;
+      vy = vy_new;
+      double& vx = velocity_.local_element(n.dof[0]);
+      double& vz = velocity_.local_element(n.dof[2]);
+      const double speed = std::hypot(vx, vz);
+      double jx = 0, jz = 0;
+      if (n.mass * speed <= friction_ * jn) {  // stick
+        jx = -n.mass * vx;
+        jz = -n.mass * vz;
+        vx = 0;
+        vz = 0;
+      } else if (speed > 0 && friction_ > 0) {  // slip
+        const double j = friction_ * jn;
+        jx = -j * vx / speed;
+        jz = -j * vz / speed;
+        vx += jx / n.mass;
+        vz += jz / n.mass;
+      }
+      // Work of the impulses in the leapfrog energy balance: J . (v_{n-1/2} + v_{n+1/2}) / 2.
+      const double vx0 = previous_velocity_.local_element(n.dof[0]);
+      const double vy0 = previous_velocity_.local_element(n.dof[1]);
+      const double vz0 = previous_velocity_.local_element(n.dof[2]);
+      friction_work -= 0.5 * (jx * (vx0 + vx) + jz * (vz0 + vz));
+      normal_work += 0.5 * jn * (vy0 + vy);
+      impulse += Eigen::Vector3d(jx, jn, jz);
+      contact_force_.local_element(n.dof[0]) = jx / dt;
+      contact_force_.local_element(n.dof[1]) = jn / dt;
+      contact_force_.local_element(n.dof[2]) = jz / dt;
+      touched_.push_back(a);
+      ++contact_nodes;
+      contact_area += n.area;
+    }
+  }
+  state_.time = state_.step * dt;
+  state_.step += 1;
+  state_.step_impulse = impulse;  // reduced in compute_averages
+  state_.step_friction_work = friction_work;
+  state_.step_normal_contact_loss = -normal_work;
+  state_.contact_nodes = contact_nodes;
+  state_.contact_area = contact_area;
+  compute_averages();
+  for (const Node& n : nodes_)
+    for (unsigned int d = 0; d < 3; ++d)
+      displacement_.local_element(n.dof[d]) += dt * velocity_.local_element(n.dof[d]);
+  update_acceleration();
+}
+
+template <int p>
+void SolverImpl<p>::compute_averages() {
+  // Local sums, then one reduction. Layout of s:
+  // 0 mass | 1-3 sum m x | 4-6 momentum | 7-9 sum m x cross v | 10-15 sum m x_i x_j
+  // 16 kinetic | 17 u.f | 18-20 impulse | 21 friction | 22 normal loss | 23 nodes | 24 area
+  // 25-27 P position | 28-30 P velocity
+  std::array<double, 31> s{};
+  for (const Node& n : nodes_) {
+    Eigen::Vector3d x, v;
+    double kinetic = 0;
+    for (unsigned int d = 0; d < 3; ++d) {
+      x[d] = n.X[d] + displacement_.local_element(n.dof[d]);
+      v[d] = 0.5 * (previous_velocity_.local_element(n.dof[d]) + velocity_.local_element(n.dof[d]));
+      kinetic += previous_velocity_.local_element(n.dof[d]) * velocity_.local_element(n.dof[d]);
+    }
+    const double m = n.mass;
+    s[0] += m;
+    const Eigen::Vector3d l = m * x.cross(v);
+    for (unsigned int d = 0; d < 3; ++d) {
+      s[1 + d] += m * x[d];
+      s[4 + d] += m * v[d];
+      s[7 + d] += l[d];
+    }
+    s[10] += m * x[0] * x[0];
+    s[11] += m * x[1] * x[1];
+    s[12] += m * x[2] * x[2];
+    s[13] += m * x[0] * x[1];
+    s[14] += m * x[0] * x[2];
+    s[15] += m * x[1] * x[2];
+    s[16] += 0.5 * m * kinetic;
+    for (unsigned int d = 0; d < 3; ++d)
+      s[17] += displacement_.local_element(n.dof[d]) * force_.local_element(n.dof[d]);
+  }
+  for (unsigned int d = 0; d < 3; ++d) s[18 + d] = state_.step_impulse[d];
+  s[21] = state_.step_friction_work;
+  s[22] = state_.step_normal_contact_loss;
+  s[23] = state_.contact_nodes;
+  s[24] = state_.contact_area;
+  if (contact_node_ >= 0) {
+    const Node& n = nodes_[contact_node_];
+    for (unsigned int d = 0; d < 3; ++d) {
+      s[25 + d] = n.X[d] + displacement_.local_element(n.dof[d]);
+      s[28 + d] =
+          0.5 * (previous_velocity_.local_element(n.dof[d]) + velocity_.local_element(n.dof[d]));
+    }
+  }
+  double lowest = std::numeric_limits<double>::infinity();
+  for (const unsigned int a : boundary_) {
+    const Node& n = nodes_[a];
+    lowest = std::min(lowest, n.X[1] + displacement_.local_element(n.dof[1]));
+  }
+  std::array<double, 31> r{};
+  MPI_Allreduce(s.data(), r.data(), int(s.size()), MPI_DOUBLE, MPI_SUM, communicator_);
+  lowest = Utilities::MPI::min(lowest, communicator_);
+
+  State& st = state_;
+  st.mass = r[0];
+  const Eigen::Vector3d first(r[1], r[2], r[3]);
+  st.centre = first / st.mass;
+  st.momentum = Eigen::Vector3d(r[4], r[5], r[6]);
+  st.centre_velocity = st.momentum / st.mass;
+  st.angular_momentum = Eigen::Vector3d(r[7], r[8], r[9]);
+  st.central_angular_momentum = st.angular_momentum - st.mass * st.centre.cross(st.centre_velocity);
+  Eigen::Matrix3d second;  // sum m x x^T about the centre
+  second << r[10], r[13], r[14], r[13], r[11], r[15], r[14], r[15], r[12];
+  second -= st.mass * st.centre * st.centre.transpose();
+  st.central_inertia = second.trace() * Eigen::Matrix3d::Identity() - second;
+  st.omega = st.central_inertia.ldlt().solve(st.central_angular_momentum);
+  st.kinetic_energy = r[16];
+  st.internal_energy = 0.5 * r[17];
+  st.rigid_kinetic_energy = 0.5 * st.mass * st.centre_velocity.squaredNorm() +
+                            0.5 * st.omega.dot(st.central_inertia * st.omega);
+  st.vibration_kinetic_energy = st.kinetic_energy - st.rigid_kinetic_energy;
+  st.step_impulse = Eigen::Vector3d(r[18], r[19], r[20]);
+  st.step_friction_work = r[21];
+  st.step_normal_contact_loss = r[22];
+  st.contact_nodes = int(std::lround(r[23]));
+  st.contact_area = r[24];
+  st.contact_point = Eigen::Vector3d(r[25], r[26], r[27]);
+  st.contact_node_velocity = Eigen::Vector3d(r[28], r[29], r[30]);
+  st.contact_point_rigid_velocity =
+      st.centre_velocity + st.omega.cross(st.contact_point - st.centre);
+  st.lowest_boundary_height = lowest;
+  st.finite = std::isfinite(st.kinetic_energy) && std::isfinite(st.internal_energy) &&
+              std::isfinite(st.momentum.sum()) && std::isfinite(lowest);
+}
+
+template <int p>
+PatchTestResult SolverImpl<p>::patch_test(const Eigen::Matrix3d& gradient) {
+  VectorType saved = displacement_;
+  displacement_ = 0;
+  for (const Node& n : nodes_) {
+    const Eigen::Vector3d u = gradient * Eigen::Vector3d(n.X[0], n.X[1], n.X[2]);
+    for (unsigned int d = 0; d < 3; ++d) displacement_.local_element(n.dof[d]) = u[d];
+  }
+  VectorType f;
+  matrix_free_.initialize_dof_vector(f);
+  apply_stiffness(f, displacement_);
+  PatchTestResult r;
+  for (const Node& n : nodes_)
+    for (unsigned int d = 0; d < 3; ++d) {
+      const double value = std::abs(f.local_element(n.dof[d]));
+      r.force_scale = std::max(r.force_scale, value);
+      if (n.area == 0) r.max_interior_force = std::max(r.max_interior_force, value);
+    }
+  const Eigen::Matrix3d eps = 0.5 * (gradient + gradient.transpose());
+  const Eigen::Matrix3d sigma =
+      lame_lambda_ * eps.trace() * Eigen::Matrix3d::Identity() + 2 * lame_mu_ * eps;
+  r.stress_scale = sigma.norm();
+  displacement_.update_ghost_values();
+  FEEvaluation<3, p, p + 1, 3, double> phi(matrix_free_);
+  for (unsigned int cell = 0; cell < matrix_free_.n_cell_batches(); ++cell) {
+    phi.reinit(cell);
+    phi.read_dof_values(displacement_);
+    phi.evaluate(EvaluationFlags::gradients);
+    for (unsigned int q = 0; q < phi.n_q_points; ++q) {
+      const auto e = phi.get_symmetric_gradient(q);
+      for (unsigned int l = 0; l < matrix_free_.n_active_entries_per_cell_batch(cell); ++l) {
+        double error = 0;
+        double tr = 0;
+        for (unsigned int d = 0; d < 3; ++d) tr += e[d][d][l];
+        for (unsigned int i = 0; i < 3; ++i)
+          for (unsigned int j = 0; j < 3; ++j) {
+            const double s = 2 * lame_mu_ * e[i][j][l] + (i == j ? lame_lambda_ * tr : 0.0);
+            error += (s - sigma(i, j)) * (s - sigma(i, j));
+          }
+        r.max_stress_error = std::max(r.max_stress_error, std::sqrt(error));
+      }
+    }
+  }
+  displacement_.zero_out_ghost_values();
+  r.max_interior_force = Utilities::MPI::max(r.max_interior_force, communicator_);
+  r.force_scale = Utilities::MPI::max(r.force_scale, communicator_);
+  r.max_stress_error = Utilities::MPI::max(r.max_stress_error, communicator_);
+  displacement_ = saved;
+  update_acceleration();
+  return r;
+}
+
+template <int p>
+std::string SolverImpl<p>::write_frame(const std::string& directory, unsigned int frame) {
+  VectorType u = displacement_, v = velocity_, force = contact_force_, traction;
+  traction.reinit(contact_force_);
+  for (const unsigned int a : touched_) {
+    const Node& n = nodes_[a];
+    for (unsigned int d = 0; d < 3; ++d)
+      traction.local_element(n.dof[d]) = force.local_element(n.dof[d]) / n.area;
+  }
+  for (VectorType* x : {&u, &v, &force, &traction}) {
+    constraints_.distribute(*x);
+    x->update_ghost_values();
+  }
+  DataOut<3> out;
+  out.attach_dof_handler(dof_handler_);
+  const std::vector<DataComponentInterpretation::DataComponentInterpretation> vector(
+      3, DataComponentInterpretation::component_is_part_of_vector);
+  out.add_data_vector(u, std::vector<std::string>(3, "displacement"), DataOut<3>::type_dof_data,
+                      vector);
+  out.add_data_vector(v, std::vector<std::string>(3, "velocity"), DataOut<3>::type_dof_data,
+                      vector);
+  out.add_data_vector(force, std::vector<std::string>(3, "contact_force"),
+                      DataOut<3>::type_dof_data, vector);
+  out.add_data_vector(traction, std::vector<std::string>(3, "contact_traction"),
+                      DataOut<3>::type_dof_data, vector);
+  const StressPostprocessor stress(lame_lambda_, lame_mu_);
+  out.add_data_vector(u, stress);
+  Vector<float> subdomain(mesh_.triangulation->n_active_cells());
+  for (const auto& cell : mesh_.triangulation->active_cell_iterators())
+    if (cell->is_locally_owned())
+      subdomain(cell->active_cell_index()) = float(cell->subdomain_id());
+  out.add_data_vector(subdomain, "subdomain");
+  out.build_patches(*mapping_, p);
+  DataOutBase::VtkFlags flags;
+  flags.time = state_.time;
+  flags.cycle = int(frame);
+  out.set_flags(flags);
+  return out.write_vtu_with_pvtu_record(directory + "/", "solution", frame, communicator_, 4, 0);
+}
+
+}  // namespace
+
+std::unique_ptr<Solver> Solver::create(const cases::Case& c, const SolverOptions& options,
+                                       MPI_Comm communicator) {
+  if (c.fem.degree != 1 && c.fem.degree != 2)
+    throw std::invalid_argument("fem.degree must be 1 or 2");
+  meshes::Mesh mesh = meshes::build_mesh(c, options.extra_levels, communicator);
+  if (c.fem.degree == 1)
+    return std::make_unique<SolverImpl<1>>(c, options, communicator, std::move(mesh));
+  return std::make_unique<SolverImpl<2>>(c, options, communicator, std::move(mesh));
+}
+
+}  // namespace rebound::fem
