@@ -1,6 +1,7 @@
 // Small command-line toolkit shared by the `rebound` subcommands.
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -49,6 +50,13 @@ std::string output_directory(const std::optional<std::string>& option,
 
 // Writes text to path atomically (temporary file + rename). Throws RunError on failure.
 void write_file_atomically(const std::string& path, const std::string& text);
+
+// A summary value for humans: the number in `format`, or "-" for null/missing.
+std::string format_number(const nlohmann::json& value, const char* format = "%.6g");
+
+// The rebound quantities every summary shares (lumped and FEM: angles, Psi, restitution
+// coefficients, impulses, final centre velocity and spin, energy loss), one screen section.
+void print_rebound_quantities(const nlohmann::json& summary);
 
 // True when standard output is a terminal (progress bars, colours).
 bool stdout_is_terminal();

@@ -15,37 +15,16 @@
 namespace rebound::app {
 namespace {
 
-std::string number(const nlohmann::json& value, const char* format = "%.6g") {
-  if (!value.is_number()) return "-";
-  char text[64];
-  std::snprintf(text, sizeof text, format, value.get<double>());
-  return text;
-}
-
 void print_summary(const nlohmann::json& s, const std::string& directory) {
   std::printf("%s  solved by %s\n", s["case"].get<std::string>().c_str(),
               s["solver"].get<std::string>().c_str());
   std::printf("  lambda = %s, theta = %s rad, effective mass = %s kg\n",
-              number(s["lambda"]).c_str(), number(s["theta"]).c_str(),
-              number(s["effective_mass"]).c_str());
-  std::printf("  incidence angle     %-12s rad   Psi1            %s\n",
-              number(s["incidence_angle"]).c_str(), number(s["psi1"]).c_str());
-  std::printf("  rebound angle (P)   %-12s rad   Psi2            %s\n",
-              number(s["rebound_angle"]).c_str(), number(s["psi2"]).c_str());
-  std::printf("  e (Newton)          %-12s       e (Poisson)     %s\n",
-              number(s["e_newton"]).c_str(), number(s["e_poisson"]).c_str());
-  std::printf("  e (Stronge)         %-12s       tangential COR  %s\n",
-              number(s["e_stronge"]).c_str(), number(s["tangential_cor"]).c_str());
-  std::printf("  normal impulse      %-12s N s   tangential      %s N s\n",
-              number(s["normal_impulse"]).c_str(), number(s["tangential_impulse"]).c_str());
-  std::printf("  centre velocity     (%s, %s) m/s   spin %s rad/s\n",
-              number(s["center_velocity_final"][0]).c_str(),
-              number(s["center_velocity_final"][1]).c_str(), number(s["spin_final"]).c_str());
+              format_number(s["lambda"]).c_str(), format_number(s["theta"]).c_str(),
+              format_number(s["effective_mass"]).c_str());
+  print_rebound_quantities(s);
   std::printf("  contact duration    %-12s s     peak force      %s N\n",
-              number(s["contact_duration"]).c_str(), number(s["peak_normal_force"]).c_str());
-  std::printf("  kinetic energy loss %-12s J     fraction        %s\n",
-              number(s["kinetic_energy_loss"]).c_str(),
-              number(s["kinetic_energy_loss_fraction"]).c_str());
+              format_number(s["contact_duration"]).c_str(),
+              format_number(s["peak_normal_force"]).c_str());
   std::string phases;
   for (const auto& p : s["stick_slip_phases"])
     phases += (phases.empty() ? "" : " -> ") + p["mode"].get<std::string>();

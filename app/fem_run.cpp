@@ -20,53 +20,33 @@ extern "C" void on_sigint(int) {
   interrupted = 1;
 }
 
-std::string number(const nlohmann::json& value, const char* format = "%.6g") {
-  if (!value.is_number()) return "-";
-  char text[64];
-  std::snprintf(text, sizeof text, format, value.get<double>());
-  return text;
-}
-
 }  // namespace
 
 void print_fem_summary(const nlohmann::json& s, const std::string& directory) {
   std::printf("%s  solved by the FEM (p = %s, %s dofs, %s cells, %s rank%s)\n",
-              s["case"].get<std::string>().c_str(), number(s["degree"]).c_str(),
-              number(s["dofs"], "%.0f").c_str(), number(s["cells"], "%.0f").c_str(),
-              number(s["mpi_ranks"]).c_str(), s["mpi_ranks"].get<int>() == 1 ? "" : "s");
+              s["case"].get<std::string>().c_str(), format_number(s["degree"]).c_str(),
+              format_number(s["dofs"], "%.0f").c_str(), format_number(s["cells"], "%.0f").c_str(),
+              format_number(s["mpi_ranks"]).c_str(), s["mpi_ranks"].get<int>() == 1 ? "" : "s");
   std::printf("  time step           %-12s s     steps           %s (end %s s)\n",
-              number(s["time_step"]).c_str(), number(s["steps"], "%.0f").c_str(),
-              number(s["end_time"]).c_str());
+              format_number(s["time_step"]).c_str(), format_number(s["steps"], "%.0f").c_str(),
+              format_number(s["end_time"]).c_str());
   std::printf("  lambda (case/mesh)  %s / %s   theta (case/mesh) %s / %s rad\n",
-              number(s["lambda"]).c_str(), number(s["lambda_mesh"]).c_str(),
-              number(s["theta"]).c_str(), number(s["theta_mesh"]).c_str());
-  std::printf("  incidence angle     %-12s rad   Psi1            %s\n",
-              number(s["incidence_angle"]).c_str(), number(s["psi1"]).c_str());
-  std::printf("  rebound angle (P)   %-12s rad   Psi2            %s\n",
-              number(s["rebound_angle"]).c_str(), number(s["psi2"]).c_str());
-  std::printf("  e (Newton)          %-12s       e (Poisson)     %s\n",
-              number(s["e_newton"]).c_str(), number(s["e_poisson"]).c_str());
-  std::printf("  e (Stronge)         %-12s       tangential COR  %s\n",
-              number(s["e_stronge"]).c_str(), number(s["tangential_cor"]).c_str());
-  std::printf("  normal impulse      %-12s N s   tangential      %s N s\n",
-              number(s["normal_impulse"]).c_str(), number(s["tangential_impulse"]).c_str());
-  std::printf("  centre velocity     (%s, %s) m/s   spin %s rad/s\n",
-              number(s["center_velocity_final"][0]).c_str(),
-              number(s["center_velocity_final"][1]).c_str(), number(s["spin_final"]).c_str());
+              format_number(s["lambda"]).c_str(), format_number(s["lambda_mesh"]).c_str(),
+              format_number(s["theta"]).c_str(), format_number(s["theta_mesh"]).c_str());
+  print_rebound_quantities(s);
   if (s.contains("hertz")) {
     std::printf("  contact duration    %-12s s     Hertz           %s s\n",
-                number(s["contact_duration"]).c_str(), number(s["hertz"]["duration"]).c_str());
+                format_number(s["contact_duration"]).c_str(),
+                format_number(s["hertz"]["duration"]).c_str());
     std::printf("  peak force          %-12s N     Hertz           %s N\n",
-                number(s["peak_normal_force"]).c_str(), number(s["hertz"]["peak_force"]).c_str());
+                format_number(s["peak_normal_force"]).c_str(),
+                format_number(s["hertz"]["peak_force"]).c_str());
   }
-  std::printf("  kinetic energy loss %-12s J     fraction        %s\n",
-              number(s["kinetic_energy_loss"]).c_str(),
-              number(s["kinetic_energy_loss_fraction"]).c_str());
   std::printf("  energy balance err  %-12s       DoF-steps/s     %s\n",
-              number(s["energy_balance_error"]).c_str(),
-              number(s["dof_steps_per_second"], "%.3g").c_str());
+              format_number(s["energy_balance_error"]).c_str(),
+              format_number(s["dof_steps_per_second"], "%.3g").c_str());
   std::printf("  status              %s, %s s wall\n", s["status"].get<std::string>().c_str(),
-              number(s["wall_time"], "%.1f").c_str());
+              format_number(s["wall_time"], "%.1f").c_str());
   std::printf("  written to %s/ (summary.json, history.csv, solution.pvd)\n", directory.c_str());
 }
 
