@@ -8,6 +8,7 @@
 #include "app/cli.h"
 #include "app/commands.h"
 #include "app/fem_run.h"
+#include "app/mpi_session.h"
 #include "cases/case.h"
 
 namespace rebound::app {
@@ -37,12 +38,8 @@ int command_fem(const std::vector<std::string>& arguments) {
   const std::string directory =
       (std::filesystem::path(output_directory(args.option("-o"), c.name)) / "fem").string();
 
-  int argc = 1;
-  char program[] = "rebound";
-  char* argv_storage[] = {program, nullptr};
-  char** argv = argv_storage;
-  dealii::Utilities::MPI::MPI_InitFinalize mpi(argc, argv, 1);
-  const bool root = dealii::Utilities::MPI::this_mpi_process(MPI_COMM_WORLD) == 0;
+  const MpiSession mpi;
+  const bool root = mpi.root();
   const FemRun run = run_fem_into(c, directory, extra_levels, frames, args.flag("--quiet"));
   if (run.result.status == "failed") {
     if (root)

@@ -8,6 +8,7 @@
 
 #include "app/cli.h"
 #include "app/commands.h"
+#include "app/mpi_session.h"
 #include "cases/case.h"
 #include "cases/derived.h"
 #include "meshes/meshes.h"
@@ -103,12 +104,8 @@ int command_mesh(const std::vector<std::string>& arguments) {
   }
   const std::string directory = output_directory(args.option("-o"), c.name) + "/mesh";
 
-  int argc = 1;
-  char program[] = "rebound";
-  char* argv_storage[] = {program, nullptr};
-  char** argv = argv_storage;
-  dealii::Utilities::MPI::MPI_InitFinalize mpi(argc, argv, 1);
-  const bool root = dealii::Utilities::MPI::this_mpi_process(MPI_COMM_WORLD) == 0;
+  const MpiSession mpi;
+  const bool root = mpi.root();
 
   meshes::Mesh mesh;
   try {

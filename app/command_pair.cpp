@@ -12,6 +12,7 @@
 #include "app/commands.h"
 #include "app/comparison.h"
 #include "app/fem_run.h"
+#include "app/mpi_session.h"
 #include "app/rigid_body_vtk.h"
 #include "cases/case.h"
 #include "cases/derived.h"
@@ -83,12 +84,8 @@ int command_pair(const std::vector<std::string>& arguments) {
   const cases::Case c = cases::load_case(args.positional().front());
   const std::string directory = output_directory(args.option("-o"), c.name);
 
-  int argc = 1;
-  char program[] = "rebound";
-  char* argv_storage[] = {program, nullptr};
-  char** argv = argv_storage;
-  dealii::Utilities::MPI::MPI_InitFinalize mpi(argc, argv, 1);
-  const bool root = dealii::Utilities::MPI::this_mpi_process(MPI_COMM_WORLD) == 0;
+  const MpiSession mpi;
+  const bool root = mpi.root();
 
   if (root && !quiet) std::printf("[1/3] FEM of %s\n", c.name.c_str());
   const FemRun fem = run_fem_into(c, directory + "/fem", extra_levels, c.fem.frames, quiet);
