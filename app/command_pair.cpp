@@ -21,22 +21,6 @@
 namespace rebound::app {
 namespace {
 
-// Mass properties of the FEM mesh (its own mass distribution) in the form the lumped model
-// takes them.
-cases::MassProperties mesh_mass_properties(const cases::Case& c, const nlohmann::json& mesh) {
-  cases::MassProperties p = cases::mass_properties(c.body, c.material, c.impact.theta);
-  p.volume = mesh.at("volume").get<double>();
-  p.mass = mesh.at("mass").get<double>();
-  for (int i = 0; i < 3; ++i) {
-    p.centre_of_mass[i] = mesh.at("centroid")[i].get<double>();
-    for (int j = 0; j < 3; ++j)
-      p.central_inertia(i, j) = mesh.at("inertia_central")[i][j].get<double>();
-  }
-  p.radius_of_gyration = std::sqrt(p.central_inertia(2, 2) / p.mass);  // about b = z
-  p.contact_offset = p.centre_of_mass.norm();                          // |PG|, P at the origin
-  return p;
-}
-
 struct LumpedRun {
   nlohmann::json summary;
   Table history;
@@ -100,8 +84,7 @@ int command_pair(const std::vector<std::string>& arguments) {
   cases::Case paired = c;
   paired.lumped.lambda.reset();
   paired.lumped.theta.reset();
-  const nlohmann::json& mesh = fem.result.info.mesh_statistics;
-  const cases::Derived mesh_derived = cases::derive(paired, mesh_mass_properties(paired, mesh));
+  const cases::Derived mesh_derived = cases::derive(paired, fem.result.info.mesh_mass_properties);
   const cases::Derived exact_derived = cases::derive(paired);
   if (!quiet)
     std::printf(

@@ -58,9 +58,6 @@ FemRun run_fem_into(const cases::Case& c, const std::string& directory, int extr
   } catch (const std::invalid_argument& error) {
     throw cases::CaseError(c.source, "body", std::string("cannot be meshed: ") + error.what());
   }
-  if (c.fem.nonlinear)
-    throw cases::CaseError(c.source, "fem.nonlinear",
-                           "the geometrically nonlinear mode is not implemented (docs/FEM.md)");
   const bool root = dealii::Utilities::MPI::this_mpi_process(MPI_COMM_WORLD) == 0;
   if (root) std::filesystem::create_directories(directory);
   MPI_Barrier(MPI_COMM_WORLD);

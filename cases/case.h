@@ -65,7 +65,6 @@ struct FemOptions {
   double cfl = 0.9;
   std::optional<double> end_time;  // s
   int frames = 50;
-  bool nonlinear = false;
 };
 
 struct Case {

@@ -451,7 +451,7 @@ Case parse_case(const nlohmann::json& document, const std::string& file) {
   if (top.has("fem")) {
     const ObjectReader fem(
         top.at("fem"), "fem", file,
-        {"degree", "refinement", "contact_resolution", "cfl", "end_time", "frames", "nonlinear"});
+        {"degree", "refinement", "contact_resolution", "cfl", "end_time", "frames"});
     FemOptions& o = result.fem;
     o.degree = fem.integer("degree", o.degree, 1, 2);
     o.refinement = fem.integer("refinement", o.refinement, 0, 8);
@@ -469,7 +469,6 @@ Case parse_case(const nlohmann::json& document, const std::string& file) {
       o.end_time = *t;
     }
     o.frames = fem.integer("frames", o.frames, 1, 100000);
-    o.nonlinear = fem.boolean("nonlinear", o.nonlinear);
   }
   return result;
 }

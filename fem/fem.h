@@ -51,6 +51,7 @@ struct Info {
   double lambda_mesh = 0, theta_mesh = 0;  // PHYSICS sec. 2 from the mesh (meshes statistics)
   double mesh_seconds = 0, setup_seconds = 0;
   nlohmann::json mesh_statistics;
+  cases::MassProperties mesh_mass_properties;  // of the mesh (meshes::mass_properties)
 };
 
 // Rigid-body averaging of the current state (PHYSICS sec. 5) and the contact of the last step.

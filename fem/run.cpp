@@ -104,10 +104,6 @@ std::string history_csv(const std::vector<HistoryRow>& rows, std::size_t max_row
 }
 
 RunResult run(const cases::Case& c, const RunOptions& options, MPI_Comm communicator) {
-  if (c.fem.nonlinear)
-    throw std::runtime_error(
-        "fem.nonlinear (St. Venant-Kirchhoff kinematics) is not implemented; use the linear "
-        "solver (see docs/FEM.md for when it is adequate)");
   dealii::Timer timer(communicator);
   const cases::Derived d = cases::derive(c);
   RunResult result;

@@ -305,6 +305,7 @@ SolverImpl<p>::SolverImpl(const cases::Case& c, const SolverOptions& options, MP
   info_.theta_mesh = mesh_.statistics.theta;
   info_.mesh_seconds = mesh_.statistics.seconds;
   info_.mesh_statistics = meshes::to_json(mesh_.statistics);
+  info_.mesh_mass_properties = meshes::mass_properties(mesh_.statistics, mesh_.placement);
 
   info_.lambda_max = estimate_lambda_max(options_.power_iterations);
   if (options_.time_step > 0) {

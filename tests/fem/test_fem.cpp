@@ -267,12 +267,16 @@ TEST(FemMpi, PartitionedRunEqualsSerial) {
 
 // ---- long validation (label `long`): default resolution ----
 
+rebound::fem::RunResult run_without_frames(const Case& c) {
+  rebound::fem::RunOptions options;
+  options.frames = 0;
+  return rebound::fem::run(c, options, MPI_COMM_WORLD);
+}
+
 TEST(FemLong, HertzAtDefaultResolutionWithinTwoPercent) {
   if (!long_tests()) GTEST_SKIP() << "set REBOUND_LONG_TESTS=1 (CTest label long)";
   const Case c = load("hertz-steel-sphere");
-  rebound::fem::RunOptions options;
-  options.frames = 0;
-  const auto r = rebound::fem::run(c, options, MPI_COMM_WORLD);
+  const auto r = run_without_frames(c);
   ASSERT_EQ(r.status, "completed") << r.message;
   const auto d = rebound::cases::derive(c);
   const double duration = r.summary["contact_duration"], peak = r.summary["peak_normal_force"];
@@ -288,9 +292,7 @@ TEST(FemLong, SpherePsi2MatchesLumpedModel) {
   // 0.15, e and the normal impulse within 2 % of Lai's model.
   if (!long_tests()) GTEST_SKIP() << "set REBOUND_LONG_TESTS=1 (CTest label long)";
   const Case c = load("sphere-lai-psi2");
-  rebound::fem::RunOptions options;
-  options.frames = 0;
-  const auto r = rebound::fem::run(c, options, MPI_COMM_WORLD);
+  const auto r = run_without_frames(c);
   ASSERT_EQ(r.status, "completed") << r.message;
   const auto d = rebound::cases::derive(c);
   const auto lumped = rebound::lumped::summary_json(c, d, rebound::lumped::solve(c, d));
