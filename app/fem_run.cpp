@@ -6,6 +6,7 @@
 #include <cmath>
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <iostream>
 
@@ -16,8 +17,35 @@ namespace rebound::app {
 namespace {
 
 volatile std::sig_atomic_t interrupted = 0;
-extern "C" void on_sigint(int) {
+extern "C" void on_interrupt(int) {
   interrupted = 1;
+}
+
+// Ctrl-C on a terminal sends SIGINT; mpirun turns it into SIGTERM for the ranks (then SIGKILL
+// after its grace period), and batch systems send SIGTERM too: both end the run cleanly.
+class InterruptHandlers {
+ public:
+  InterruptHandlers()
+      : previous_int_(std::signal(SIGINT, on_interrupt)),
+        previous_term_(std::signal(SIGTERM, on_interrupt)) {}
+  ~InterruptHandlers() {
+    std::signal(SIGINT, previous_int_);
+    std::signal(SIGTERM, previous_term_);
+  }
+  InterruptHandlers(const InterruptHandlers&) = delete;
+  InterruptHandlers& operator=(const InterruptHandlers&) = delete;
+
+ private:
+  void (*previous_int_)(int);
+  void (*previous_term_)(int);
+};
+
+// Open MPI gives the ranks a pseudo-terminal even when mpirun's own output goes to a file, so
+// isatty() cannot tell; under a launcher the progress is written as plain lines.
+bool launched_by_mpi() {
+  for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK"})
+    if (std::getenv(name) != nullptr) return true;
+  return false;
 }
 
 }  // namespace
@@ -68,8 +96,8 @@ FemRun run_fem_into(const cases::Case& c, const std::string& directory, int extr
   options.output_directory = directory;
   interrupted = 0;
   options.interrupt = &interrupted;
-  const auto previous_handler = std::signal(SIGINT, on_sigint);
-  const bool terminal = stdout_is_terminal();
+  const InterruptHandlers handlers;
+  const bool terminal = stdout_is_terminal() && !launched_by_mpi();
   const auto start = std::chrono::steady_clock::now();
   double last_print = -1;
   int last_decile = -1;
@@ -100,16 +128,12 @@ FemRun run_fem_into(const cases::Case& c, const std::string& directory, int extr
   try {
     run.result = fem::run(c, options, MPI_COMM_WORLD);
   } catch (const cases::CaseError&) {
-    std::signal(SIGINT, previous_handler);
     throw;
   } catch (const std::invalid_argument& error) {
-    std::signal(SIGINT, previous_handler);
     throw cases::CaseError(c.source, "body", std::string("cannot be meshed: ") + error.what());
   } catch (const std::exception& error) {
-    std::signal(SIGINT, previous_handler);
     throw RunError(std::string("fem: ") + error.what());
   }
-  std::signal(SIGINT, previous_handler);
   run.summary = run.result.summary;
   run.summary["file"] = c.source;
   run.summary["extra_levels"] = extra_levels;
