@@ -48,10 +48,12 @@ struct Info {
   double total_mass_quadrature = 0;        // the same mass integrated cell by cell, kg
   double min_nodal_mass = 0;               // over unconstrained nodes, kg
   double lowest_node = 0;                  // min y of the nodes, m
-  double lambda_mesh = 0, theta_mesh = 0;  // PHYSICS sec. 2 from the mesh (meshes statistics)
+  double lambda_mesh = 0, theta_mesh = 0;  // PHYSICS sec. 2 of the FE body (mesh_mass_properties)
   double mesh_seconds = 0, setup_seconds = 0;
   nlohmann::json mesh_statistics;
-  cases::MassProperties mesh_mass_properties;  // of the mesh (meshes::mass_properties)
+  // Of the FE body itself: its lumped nodal masses at the nodes (what the rigid-body averaging
+  // reads); contact radius and body axis from the geometry.
+  cases::MassProperties mesh_mass_properties;
 };
 
 // Rigid-body averaging of the current state (PHYSICS sec. 5) and the contact of the last step.

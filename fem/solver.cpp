@@ -301,11 +301,41 @@ SolverImpl<p>::SolverImpl(const cases::Case& c, const SolverOptions& options, MP
   info_.total_mass_quadrature = Utilities::MPI::sum(quadrature_mass, communicator_);
   info_.min_nodal_mass = Utilities::MPI::min(min_mass, communicator_);
   info_.lowest_node = Utilities::MPI::min(lowest, communicator_);
-  info_.lambda_mesh = mesh_.statistics.lambda;
-  info_.theta_mesh = mesh_.statistics.theta;
   info_.mesh_seconds = mesh_.statistics.seconds;
   info_.mesh_statistics = meshes::to_json(mesh_.statistics);
-  info_.mesh_mass_properties = meshes::mass_properties(mesh_.statistics, mesh_.placement);
+  // The FE body's own mass distribution: its lumped nodal masses at the nodes, P at the origin.
+  // This is the body whose momenta the rigid-body averaging reads (for p = 1 its straight-sided
+  // cells hold less volume than the curved geometry of the mesh statistics).
+  {
+    std::array<double, 10> local{};  // mass | sum m x | sum m x_i x_j (xx yy zz xy xz yz)
+    for (const Node& n : nodes_) {
+      const Point<3>& x = n.X;
+      local[0] += n.mass;
+      for (unsigned int d = 0; d < 3; ++d) local[1 + d] += n.mass * x[d];
+      local[4] += n.mass * x[0] * x[0];
+      local[5] += n.mass * x[1] * x[1];
+      local[6] += n.mass * x[2] * x[2];
+      local[7] += n.mass * x[0] * x[1];
+      local[8] += n.mass * x[0] * x[2];
+      local[9] += n.mass * x[1] * x[2];
+    }
+    std::array<double, 10> sum{};
+    MPI_Allreduce(local.data(), sum.data(), int(local.size()), MPI_DOUBLE, MPI_SUM, communicator_);
+    cases::MassProperties m = meshes::mass_properties(mesh_.statistics, mesh_.placement);
+    m.mass = sum[0];
+    m.volume = sum[0] / density_;
+    m.centre_of_mass = Eigen::Vector3d(sum[1], sum[2], sum[3]) / sum[0];
+    Eigen::Matrix3d second;
+    second << sum[4], sum[7], sum[8], sum[7], sum[5], sum[9], sum[8], sum[9], sum[6];
+    second -= m.mass * m.centre_of_mass * m.centre_of_mass.transpose();
+    m.central_inertia = second.trace() * Eigen::Matrix3d::Identity() - second;
+    m.radius_of_gyration = std::sqrt(m.central_inertia(2, 2) / m.mass);
+    m.contact_offset = m.centre_of_mass.norm();
+    info_.mesh_mass_properties = m;
+    const cases::Derived derived = cases::derive(c, m);
+    info_.lambda_mesh = derived.lambda;
+    info_.theta_mesh = derived.theta;
+  }
 
   info_.lambda_max = estimate_lambda_max(options_.power_iterations);
   if (options_.time_step > 0) {
