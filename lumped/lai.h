@@ -1,6 +1,8 @@
 // Lai's coupled-conservative contact model (seed 000 sec. 5.1; PHYSICS sec. 3): a rigid body on
 // a Hertz normal spring and a coupled tangential spring with Coulomb friction, integrated in
-// non-dimensional form with the stick/slip/separation switching surfaces located as events.
+// non-dimensional form with the stick/slip/separation switching surfaces located as events. The
+// integration variable is s with dtau/ds = sqrt(-delta_n), in which the equations are polynomial
+// and smooth through first touch and separation (see lai.cpp).
 #pragma once
 
 #include "lumped/outcome.h"
@@ -8,7 +10,9 @@
 namespace rebound::lumped {
 
 struct LaiOptions {
-  bool record_history = true;     // fill Outcome::history (off for sweeps and benchmarks)
+  // Fill Outcome::history (off for sweeps and benchmarks). The solve takes the same steps and gives
+  // the same results either way (only peak_normal_force also sees the history samples).
+  bool record_history = true;
   double history_spacing = 0.01;  // tau between history samples (plus every event)
 };
 
