@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <sstream>
 
 #include "app/cli.h"
 #include "app/commands.h"
@@ -59,7 +60,9 @@ int command_pair(const std::vector<std::string>& arguments) {
            "                   max differences\n"
            "  report.md        the table printed at the end\n"
            "  plots/*.png      forces, impulse path, tangential velocity of P, FEM energies\n"
-           "  view.py          ParaView state: paraview --script=DIR/view.py\n";
+           "  view.py          ParaView state: paraview --script=DIR/view.py (Debian 12 without\n"
+           "                   python3-paraview: scripts/paraview-python.sh --gui DIR/view.py,\n"
+           "                   docs/PARAVIEW.md)\n";
     return 0;
   }
   if (args.positional().size() != 1) throw UsageError("needs exactly one CASE file");
@@ -122,10 +125,24 @@ int command_pair(const std::vector<std::string>& arguments) {
       "view.py (ParaView state), plots/*.png.\n";
   write_file_atomically(directory + "/report.md", report);
 
-  // View script and plots.
+  // View script (with the result folder written in: ParaView's GUI runs `--script` files
+  // without __file__) and plots.
   const std::filesystem::path source(REBOUND_SOURCE_DIR);
-  std::filesystem::copy_file(source / "scripts" / "paraview_view.py", directory + "/view.py",
-                             std::filesystem::copy_options::overwrite_existing);
+  {
+    std::ifstream in(source / "scripts" / "paraview_view.py");
+    std::stringstream text;
+    text << in.rdbuf();
+    std::string script = text.str();
+    const std::string marker = "RESULT_DIRECTORY = None";
+    const auto at = script.find(marker);
+    if (!in || at == std::string::npos)
+      throw RunError("cannot read the view script template " +
+                     (source / "scripts" / "paraview_view.py").string());
+    script.replace(at, marker.size(),
+                   "RESULT_DIRECTORY = " +
+                       nlohmann::json(std::filesystem::absolute(directory).string()).dump());
+    write_file_atomically(directory + "/view.py", script);
+  }
   if (!args.flag("--no-plots")) {
     const std::string command = "/usr/bin/python3 '" + (source / "scripts" / "plots.py").string() +
                                 "' '" + directory + "' --title '" + c.name + "' > /dev/null";
@@ -133,8 +150,11 @@ int command_pair(const std::vector<std::string>& arguments) {
       std::cerr << "rebound pair: warning: plots were not drawn (" << command << ")\n";
   }
   if (!quiet) {
-    std::cout << "\n"
-              << report << "\nOpen in ParaView: paraview --script=" << directory << "/view.py\n";
+    std::cout
+        << "\n"
+        << report << "\nOpen in ParaView: paraview --script=" << directory
+        << "/view.py\n(on Debian 12 without python3-paraview: scripts/paraview-python.sh --gui "
+        << directory << "/view.py; docs/PARAVIEW.md)\n";
   }
   return 0;
 }

@@ -12,8 +12,10 @@ using Command = int (*)(const std::vector<std::string>& arguments);
 int command_check(const std::vector<std::string>& arguments);
 int command_lumped(const std::vector<std::string>& arguments);
 int command_sweep(const std::vector<std::string>& arguments);
+int command_validate(const std::vector<std::string>& arguments);
 int command_mesh(const std::vector<std::string>& arguments);
 int command_fem(const std::vector<std::string>& arguments);
 int command_pair(const std::vector<std::string>& arguments);
+int command_refine(const std::vector<std::string>& arguments);
 
 }  // namespace rebound::app

@@ -30,6 +30,13 @@ const std::vector<Entry>& commands() {
      rebound::app::command_lumped},
     {"sweep", "run a lumped model over a range of Psi1, incidence or friction",
      rebound::app::command_sweep},
+#if defined(REBOUND_HEAVY_AVAILABLE) && !defined(REBOUND_HEAVY)
+    // With the FEM built, rebound-fem runs the lumped and the FEM sections.
+    {"validate", "run the validation checks and regenerate docs/VALIDATION.md", nullptr},
+#else
+    {"validate", "run the validation checks and regenerate docs/VALIDATION.md",
+     rebound::app::command_validate},
+#endif
 #endif
 #if defined(REBOUND_HEAVY)
     {"mesh", "build the FEM mesh of a case, refined toward the contact",
@@ -38,12 +45,15 @@ const std::vector<Entry>& commands() {
      rebound::app::command_fem},
     {"pair", "solve a case with the FEM and the lumped model and compare them",
      rebound::app::command_pair},
+    {"refine", "FEM mesh-refinement study: observed order, Richardson extrapolation",
+     rebound::app::command_refine},
 #elif defined(REBOUND_HEAVY_AVAILABLE)
     // Run by the sibling executable rebound-fem (linked with deal.II), so that the light
     // commands start in milliseconds.
     {"mesh", "build the FEM mesh of a case, refined toward the contact", nullptr},
     {"fem", "solve a case with the explicit 3-D FEM (also under mpirun)", nullptr},
     {"pair", "solve a case with the FEM and the lumped model and compare them", nullptr},
+    {"refine", "FEM mesh-refinement study: observed order, Richardson extrapolation", nullptr},
 #endif
   };
   return table;

@@ -1,0 +1,731 @@
+#include "app/refinement.h"
+
+#include <deal.II/base/mpi.h>
+
+#include <algorithm>
+#include <csignal>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <tuple>
+
+#include "app/cli.h"
+#include "app/fem_run.h"
+#include "cases/derived.h"
+#include "lumped/summary.h"
+#include "meshes/meshes.h"
+
+namespace rebound::app {
+namespace {
+
+const double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+volatile std::sig_atomic_t stop_flag = 0;
+
+// Between runs. During a run, run_fem_into's own handlers (SIGINT and SIGTERM) end the run
+// cleanly with status "interrupted", which stops the study too.
+extern "C" void on_stop_signal(int) {
+  stop_flag = 1;
+}
+
+using SignalHandler = void (*)(int);
+SignalHandler previous_sigint = SIG_DFL, previous_sigterm = SIG_DFL;
+
+nlohmann::json number_or_null(double x) {
+  return std::isfinite(x) ? nlohmann::json(x) : nlohmann::json();
+}
+
+double json_number(const nlohmann::json& j, const char* key) {
+  return j.is_object() && j.contains(key) && j[key].is_number() ? j[key].get<double>() : kNaN;
+}
+
+std::string resolution_text(double resolution) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g", resolution);
+  return text;
+}
+
+// The columns of refinement.csv, in order.
+std::vector<std::string> refinement_columns() {
+  std::vector<std::string> columns = {
+      "level",     "refinement", "contact_resolution", "dofs",  "cells",
+      "h_contact", "h_max",      "time_step",          "steps", "wall_time"};
+  for (const auto& q : refinement_quantities()) columns.push_back(q);
+  for (const char* extra : {"status", "energy_balance_error", "degree", "mpi_ranks", "case",
+                            "case_hash", "directory", "message"})
+    columns.emplace_back(extra);
+  return columns;
+}
+
+RefinementRun run_from_row(const std::map<std::string, std::string>& row) {
+  RefinementRun run;
+  run.level = int(csv_value(row, "level"));
+  run.refinement = int(csv_value(row, "refinement"));
+  run.contact_resolution = csv_value(row, "contact_resolution");
+  run.status = row.count("status") ? row.at("status") : "";
+  run.message = row.count("message") ? row.at("message") : "";
+  run.directory = row.count("directory") ? row.at("directory") : "";
+  run.dofs = csv_value(row, "dofs");
+  run.cells = csv_value(row, "cells");
+  run.h_contact = csv_value(row, "h_contact");
+  run.h_max = csv_value(row, "h_max");
+  run.time_step = csv_value(row, "time_step");
+  run.steps = csv_value(row, "steps");
+  run.wall_time = csv_value(row, "wall_time");
+  run.energy_balance_error = csv_value(row, "energy_balance_error");
+  for (const auto& q : refinement_quantities()) run.values[q] = csv_value(row, q);
+  return run;
+}
+
+std::map<std::string, std::string> row_of_run(const RefinementRun& run, const cases::Case& c,
+                                              const std::string& hash, int ranks) {
+  std::map<std::string, std::string> row;
+  row["level"] = std::to_string(run.level);
+  row["refinement"] = std::to_string(run.refinement);
+  row["contact_resolution"] = csv_number(run.contact_resolution);
+  row["dofs"] = csv_number(run.dofs);
+  row["cells"] = csv_number(run.cells);
+  row["h_contact"] = csv_number(run.h_contact);
+  row["h_max"] = csv_number(run.h_max);
+  row["time_step"] = csv_number(run.time_step);
+  row["steps"] = csv_number(run.steps);
+  row["wall_time"] = csv_number(run.wall_time);
+  for (const auto& q : refinement_quantities())
+    row[q] = csv_number(run.values.count(q) ? run.values.at(q) : kNaN);
+  row["status"] = run.status;
+  row["energy_balance_error"] = csv_number(run.energy_balance_error);
+  row["degree"] = std::to_string(c.fem.degree);
+  row["mpi_ranks"] = std::to_string(ranks);
+  row["case"] = c.name;
+  row["case_hash"] = hash;
+  row["directory"] = csv_text(run.directory);
+  row["message"] = csv_text(run.message);
+  return row;
+}
+
+// Normal, frictionless-equivalent impacts, for which Hertz's duration and peak force are exact
+// in the quasi-static limit: PG along n and either no friction or no tangential motion.
+bool is_hertz_case(const cases::Case& c) {
+  return std::abs(c.impact.theta) < 1e-12 &&
+         (c.contact.friction == 0 || (c.impact.tangential_speed == 0 && c.impact.spin == 0));
+}
+
+// Expected wall time of run b relative to run a, from per-step factors along each option:
+// measured on the study's own completed runs when two of them differ by one step of that option
+// only (the latest such pair), else the defaults measured on the Hertz sphere (docs/PAIR.md): a
+// level multiplies the DoFs by ~8 and halves the time step (x16); doubling the contact
+// resolution doubles the DoFs near P and the steps (x4); fem.refinement adds DoFs away from P
+// only, the time step unchanged (x1 to x5.5 from 0 to 3: x2).
+struct CostModel {
+  double level = 16, refinement = 2, resolution_doubling = 4;
+
+  explicit CostModel(const std::vector<RefinementRun>& runs) {
+    for (std::size_t a = 0; a < runs.size(); ++a)
+      for (std::size_t b = 0; b < runs.size(); ++b) {
+        const RefinementRun &x = runs[a], &y = runs[b];
+        if (x.status != "completed" || y.status != "completed" || !(x.wall_time > 0) ||
+            !(y.wall_time > 0))
+          continue;
+        const double ratio = y.wall_time / x.wall_time;
+        const bool same_resolution = x.contact_resolution == y.contact_resolution;
+        if (y.level == x.level + 1 && y.refinement == x.refinement && same_resolution)
+          level = ratio;
+        if (y.refinement == x.refinement + 1 && y.level == x.level && same_resolution)
+          refinement = ratio;
+        if (y.level == x.level && y.refinement == x.refinement &&
+            y.contact_resolution > x.contact_resolution * 1.01)
+          resolution_doubling =
+              std::pow(ratio, 1 / std::log2(y.contact_resolution / x.contact_resolution));
+      }
+  }
+  double ratio(const RefinementRun& a, const RefinementRun& b) const {
+    return std::pow(level, b.level - a.level) * std::pow(refinement, b.refinement - a.refinement) *
+           std::pow(resolution_doubling, std::log2(b.contact_resolution / a.contact_resolution));
+  }
+};
+
+}  // namespace
+
+const std::vector<std::string>& refinement_quantities() {
+  static const std::vector<std::string> keys = {"psi2",
+                                                "e_newton",
+                                                "normal_impulse",
+                                                "tangential_impulse",
+                                                "peak_normal_force",
+                                                "contact_duration",
+                                                "tangential_cor",
+                                                "spin_final",
+                                                "kinetic_energy_loss_fraction"};
+  return keys;
+}
+
+// ---- building blocks ----------------------------------------------------------------------
+
+bool is_root_rank() {
+  int initialised = 0;
+  MPI_Initialized(&initialised);
+  return !initialised || dealii::Utilities::MPI::this_mpi_process(MPI_COMM_WORLD) == 0;
+}
+
+StudySignals::StudySignals() {
+  stop_flag = 0;
+  previous_sigint = std::signal(SIGINT, on_stop_signal);
+  previous_sigterm = std::signal(SIGTERM, on_stop_signal);
+}
+
+StudySignals::~StudySignals() {
+  std::signal(SIGINT, previous_sigint == SIG_ERR ? SIG_DFL : previous_sigint);
+  std::signal(SIGTERM, previous_sigterm == SIG_ERR ? SIG_DFL : previous_sigterm);
+}
+
+bool StudySignals::stop_requested() const {
+  int initialised = 0;
+  MPI_Initialized(&initialised);
+  const int local = stop_flag ? 1 : 0;
+  return (initialised ? dealii::Utilities::MPI::max(local, MPI_COMM_WORLD) : local) != 0;
+}
+
+void StudySignals::request_stop() {
+  stop_flag = 1;
+}
+
+StudyFemRun run_study_fem(const cases::Case& c, const std::string& directory, int level,
+                          int frames) {
+  StudyFemRun run;
+  try {
+    const FemRun fem = run_fem_into(c, directory, level, frames, true);
+    run.status = fem.result.status;
+    run.message = fem.result.message;
+    run.summary = fem.summary;
+  } catch (const cases::CaseError&) {
+    throw;
+  } catch (const std::exception& error) {
+    run.status = "failed";
+    run.message = error.what();
+  }
+  if (run.status == "interrupted") StudySignals::request_stop();
+  return run;
+}
+
+std::string case_fingerprint(const cases::Case& c) {
+  nlohmann::json doc = c.raw;
+  if (doc.is_object()) {
+    doc.erase("description");
+    if (doc.contains("fem") && doc["fem"].is_object()) doc["fem"].erase("frames");
+    if (doc.contains("lumped") && doc["lumped"].is_object()) doc["lumped"].erase("frames");
+  }
+  std::uint64_t hash = 1469598103934665603ull;  // FNV-1a, 64 bits
+  for (const unsigned char byte : doc.dump()) {
+    hash ^= byte;
+    hash *= 1099511628211ull;
+  }
+  char text[17];
+  std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(hash));
+  return text;
+}
+
+TextTable read_text_csv(const std::string& path) {
+  TextTable table;
+  std::ifstream in(path);
+  if (!in) return table;
+  std::string line;
+  if (!std::getline(in, line)) return table;
+  std::stringstream header(line);
+  for (std::string name; std::getline(header, name, ',');) table.columns.push_back(name);
+  while (std::getline(in, line)) {
+    if (line.empty()) continue;
+    std::map<std::string, std::string> row;
+    std::stringstream cells(line);
+    std::string cell;
+    for (const auto& name : table.columns) {
+      if (!std::getline(cells, cell, ',')) cell.clear();
+      row[name] = cell;
+    }
+    table.rows.push_back(std::move(row));
+  }
+  return table;
+}
+
+std::string text_csv(const TextTable& table) {
+  std::string out;
+  for (std::size_t k = 0; k < table.columns.size(); ++k) out += (k ? "," : "") + table.columns[k];
+  out += "\n";
+  for (const auto& row : table.rows) {
+    for (std::size_t k = 0; k < table.columns.size(); ++k) {
+      const auto cell = row.find(table.columns[k]);
+      out += (k ? "," : "") + (cell == row.end() ? std::string() : cell->second);
+    }
+    out += "\n";
+  }
+  return out;
+}
+
+std::string csv_number(double value) {
+  if (!std::isfinite(value)) return "";
+  char text[64];
+  std::snprintf(text, sizeof text, "%.10g", value);
+  return text;
+}
+
+std::string csv_text(std::string text) {
+  for (char& ch : text)
+    if (ch == ',' || ch == '\n' || ch == '\r' || ch == '"') ch = ' ';
+  return text;
+}
+
+double csv_value(const std::map<std::string, std::string>& row, const std::string& column) {
+  const auto cell = row.find(column);
+  if (cell == row.end() || cell->second.empty()) return kNaN;
+  char* end = nullptr;
+  const double value = std::strtod(cell->second.c_str(), &end);
+  return end != cell->second.c_str() && *end == '\0' ? value : kNaN;
+}
+
+bool csv_equals(const std::string& cell, double value) {
+  char* end = nullptr;
+  const double x = std::strtod(cell.c_str(), &end);
+  return end != cell.c_str() && *end == '\0' &&
+         std::abs(x - value) <= 1e-9 * std::max(1.0, std::abs(value));
+}
+
+void check_meshable(const cases::Case& c, int extra_levels) {
+  try {
+    meshes::place_body(c);
+    meshes::mesh_options(c, extra_levels);
+  } catch (const std::invalid_argument& error) {
+    throw cases::CaseError(c.source, "body", std::string("cannot be meshed: ") + error.what());
+  }
+}
+
+std::string format_duration(double seconds) {
+  char text[64];
+  if (!std::isfinite(seconds) || seconds < 0) return "?";
+  if (seconds < 60)
+    std::snprintf(text, sizeof text, "%.0f s", seconds);
+  else if (seconds < 3600)
+    std::snprintf(text, sizeof text, "%d min %02d s", int(seconds / 60), int(seconds) % 60);
+  else
+    std::snprintf(text, sizeof text, "%d h %02d min", int(seconds / 3600), int(seconds / 60) % 60);
+  return text;
+}
+
+bool run_plots_script(const std::string& arguments, const std::string& command) {
+  const std::string script = (std::filesystem::path(REBOUND_SOURCE_DIR) / "scripts" / "plots.py");
+  const std::string line = "/usr/bin/python3 '" + script + "' " + arguments + " > /dev/null";
+  if (std::system(line.c_str()) == 0) return true;
+  std::cerr << "rebound " << command << ": warning: plots were not drawn (" << line << ")\n";
+  return false;
+}
+
+bool draw_refinement_plots(const std::string& directory, const std::string& title) {
+  return run_plots_script("'" + directory + "' --mode refinement --title '" + title + "'",
+                          "refine");
+}
+
+// ---- the refinement study -----------------------------------------------------------------
+
+RefinementStudy run_refinement_study(const cases::Case& c, const RefinementOptions& options) {
+  namespace fs = std::filesystem;
+  const std::vector<int> levels = options.levels.empty() ? std::vector<int>{0} : options.levels;
+  const std::vector<int> refinements =
+      options.refinements.empty() ? std::vector<int>{c.fem.refinement} : options.refinements;
+  const std::vector<double> resolutions = options.contact_resolutions.empty()
+                                              ? std::vector<double>{c.fem.contact_resolution}
+                                              : options.contact_resolutions;
+  for (const int level : levels)
+    if (level < 0 || level > 6)
+      throw UsageError("level " + std::to_string(level) + " is outside [0, 6]");
+  for (const int refinement : refinements)
+    if (refinement < 0 || refinement > 8)
+      throw UsageError("fem.refinement " + std::to_string(refinement) + " is outside [0, 8]");
+  for (const double s : resolutions)
+    if (!(s >= 1 && s <= 64))
+      throw UsageError("contact resolution " + resolution_text(s) + " is outside [1, 64]");
+  check_meshable(c, levels.back());
+
+  const bool root = is_root_rank();
+  const int ranks = int(dealii::Utilities::MPI::n_mpi_processes(MPI_COMM_WORLD));
+  const bool verbose = root && !options.quiet;
+  RefinementStudy study;
+  study.case_name = c.name;
+  study.case_hash = case_fingerprint(c);
+  const std::string csv_path = (fs::path(options.directory) / "refinement.csv").string();
+  const std::string json_path = (fs::path(options.directory) / "refinement.json").string();
+
+  // The plan, cheapest first: levels outer (16x each), then resolutions, then fem.refinement.
+  for (const int level : levels)
+    for (const double s : resolutions)
+      for (const int refinement : refinements) {
+        RefinementRun run;
+        run.level = level;
+        run.refinement = refinement;
+        run.contact_resolution = s;
+        run.directory = (fs::path(options.directory) / "refine" /
+                         ("ref" + std::to_string(refinement) + "_level" + std::to_string(level) +
+                          "_res" + resolution_text(s)))
+                            .string();
+        study.runs.push_back(run);
+      }
+
+  // Rows of an earlier study: reused under --resume (same case fingerprint, level, refinement,
+  // resolution), replaced otherwise. Rows of the same case that this study does not ask for are
+  // kept.
+  const TextTable previous = read_text_csv(csv_path);
+  MPI_Barrier(MPI_COMM_WORLD);  // every rank has read it before rank 0 rewrites it
+  std::vector<std::map<std::string, std::string>> kept;
+  if (options.resume) {
+    for (const auto& row : previous.rows) {
+      const std::string name = row.count("case") ? row.at("case") : "";
+      const std::string hash = row.count("case_hash") ? row.at("case_hash") : "";
+      if (name != c.name || hash != study.case_hash)
+        throw UsageError(csv_path + " holds runs of another case description (case '" + name +
+                         "', case_hash " + hash + "; this one is '" + c.name + "', " +
+                         study.case_hash +
+                         "); choose another -o DIR, or run without --resume to replace it");
+      const std::string status = row.count("status") ? row.at("status") : "";
+      bool used = false;
+      for (auto& run : study.runs) {
+        if (run.reused || !row.count("level") || !row.count("refinement") ||
+            !row.count("contact_resolution") || !csv_equals(row.at("level"), run.level) ||
+            !csv_equals(row.at("refinement"), run.refinement) ||
+            !csv_equals(row.at("contact_resolution"), run.contact_resolution))
+          continue;
+        if (status == "completed" || status == "failed") {
+          const std::string directory = run.directory;
+          run = run_from_row(row);
+          run.reused = true;
+          if (run.directory.empty()) run.directory = directory;
+        }
+        used = true;
+        break;
+      }
+      if (!used) kept.push_back(row);
+    }
+  } else if (!previous.rows.empty() && verbose) {
+    std::printf("note: %s exists; its %zu row%s will be replaced (--resume keeps finished runs)\n",
+                csv_path.c_str(), previous.rows.size(), previous.rows.size() == 1 ? "" : "s");
+  }
+
+  // References: the case's lumped model on the exact geometry, Hertz for normal impacts.
+  const cases::Derived derived = cases::derive(c);
+  study.lumped_model = c.lumped.model;
+  try {
+    const auto keys = lumped::summary_scalar_keys();
+    const auto values =
+        lumped::summary_scalars(c, derived, lumped::solve(c, derived, false)).values();
+    for (const auto& q : refinement_quantities())
+      for (std::size_t k = 0; k < keys.size() && k < values.size(); ++k)
+        if (keys[k] == q) study.lumped[q] = values[k];
+  } catch (const std::exception& error) {
+    study.lumped_error = error.what();
+  }
+  if (is_hertz_case(c)) {
+    study.hertz["contact_duration"] = derived.hertz.duration;
+    study.hertz["peak_normal_force"] = derived.hertz.peak_force;
+  }
+
+  const auto write_csv = [&] {
+    if (!root) return;
+    TextTable table;
+    table.columns = refinement_columns();
+    for (const auto& run : study.runs)
+      if (run.status == "completed" || run.status == "failed")
+        table.rows.push_back(row_of_run(run, c, study.case_hash, ranks));
+    for (const auto& row : kept) table.rows.push_back(row);
+    write_file_atomically(csv_path, text_csv(table));
+  };
+
+  const std::size_t total = study.runs.size();
+  std::size_t reused = 0;
+  for (const auto& run : study.runs) reused += run.reused;
+  if (verbose) {
+    std::printf("%s: refinement study, %zu run%s (%zu reused from %s), FE_Q(%d), %d rank%s\n",
+                c.name.c_str(), total, total == 1 ? "" : "s", reused, csv_path.c_str(),
+                c.fem.degree, ranks, ranks == 1 ? "" : "s");
+    std::fflush(stdout);
+  }
+  write_csv();
+  {
+    const StudySignals signals;
+    for (std::size_t i = 0; i < total; ++i) {
+      RefinementRun& run = study.runs[i];
+      char label[128];
+      std::snprintf(label, sizeof label,
+                    "  [%zu/%zu] level %d, fem.refinement %d, contact resolution %s", i + 1, total,
+                    run.level, run.refinement, resolution_text(run.contact_resolution).c_str());
+      if (run.reused) {
+        if (verbose) std::printf("%s: %s earlier (reused)\n", label, run.status.c_str());
+        continue;
+      }
+      if (signals.stop_requested()) {
+        study.interrupted = true;
+        break;
+      }
+      if (verbose) {
+        std::printf("%s: ", label);
+        std::fflush(stdout);
+      }
+      cases::Case ci = c;
+      ci.fem.refinement = run.refinement;
+      ci.fem.contact_resolution = run.contact_resolution;
+      const StudyFemRun fem = run_study_fem(ci, run.directory, run.level, options.frames);
+      if (fem.status == "interrupted") {
+        study.interrupted = true;
+        if (verbose) std::printf("interrupted (not recorded)\n");
+        break;
+      }
+      run.status = fem.status == "completed" ? "completed" : "failed";
+      run.message = fem.message;
+      const nlohmann::json& s = fem.summary;
+      run.dofs = json_number(s, "dofs");
+      run.cells = json_number(s, "cells");
+      run.time_step = json_number(s, "time_step");
+      run.steps = json_number(s, "steps");
+      run.wall_time = json_number(s, "wall_time");
+      run.energy_balance_error = json_number(s, "energy_balance_error");
+      const bool mesh = s.is_object() && s.contains("mesh");
+      run.h_contact = mesh ? json_number(s["mesh"], "h_contact") : kNaN;
+      run.h_max = mesh ? json_number(s["mesh"], "h_max") : kNaN;
+      for (const auto& q : refinement_quantities()) run.values[q] = json_number(s, q.c_str());
+      write_csv();
+
+      if (verbose) {
+        if (run.status == "failed") {
+          std::printf("FAILED after %s: %s", format_duration(run.wall_time).c_str(),
+                      run.message.c_str());
+        } else {
+          std::printf("%.0f dofs, h_contact %.3g m, %.0f steps, %s; t_c %.6g s, F_max %.6g N",
+                      run.dofs, run.h_contact, run.steps, format_duration(run.wall_time).c_str(),
+                      run.values["contact_duration"], run.values["peak_normal_force"]);
+        }
+        // ETA: every remaining run scaled from the latest completed run before it.
+        const CostModel cost(study.runs);
+        double eta = 0;
+        bool known = true, remaining = false;
+        for (std::size_t j = i + 1; j < total; ++j) {
+          if (study.runs[j].reused) continue;
+          remaining = true;
+          bool found = false;
+          for (std::size_t k = j; k-- > 0;) {
+            const RefinementRun& base = study.runs[k];
+            if (base.status != "completed" || !(base.wall_time > 0)) continue;
+            eta += base.wall_time * cost.ratio(base, study.runs[j]);
+            found = true;
+            break;
+          }
+          known = known && found;
+        }
+        if (remaining)
+          std::printf("  (ETA %s)", known ? ("~" + format_duration(eta)).c_str() : "unknown");
+        std::printf("\n");
+        std::fflush(stdout);
+      }
+    }
+  }
+  write_csv();
+
+  // Round-off of each quantity: 1e-9 of its physical scale (a spin of 1e-12 rad/s where the
+  // impact's scale is v/R is zero, not a sequence to extrapolate).
+  std::map<std::string, double> noise;
+  for (const auto& q : refinement_quantities()) noise[q] = 1e-9;
+  noise["normal_impulse"] = noise["tangential_impulse"] = 1e-9 * derived.impulse_scale;
+  noise["peak_normal_force"] = 1e-9 * derived.hertz.peak_force;
+  noise["contact_duration"] = 1e-9 * derived.hertz.duration;
+  noise["spin_final"] = 1e-9 * derived.approach_speed / derived.hertz.radius;
+
+  // Series: the runs along each list given with more than one value, the others fixed.
+  const auto add_series = [&](const std::string& varied, const RefinementRun& fixed) {
+    RefinementSeries series;
+    series.varied = varied;
+    series.h_measure = varied == "refinement" ? "h_max" : "h_contact";
+    series.level = varied == "level" ? -1 : fixed.level;
+    series.refinement = varied == "refinement" ? -1 : fixed.refinement;
+    series.contact_resolution = varied == "contact_resolution" ? 0 : fixed.contact_resolution;
+    for (std::size_t i = 0; i < study.runs.size(); ++i) {
+      const RefinementRun& run = study.runs[i];
+      if ((varied == "level" || run.level == fixed.level) &&
+          (varied == "refinement" || run.refinement == fixed.refinement) &&
+          (varied == "contact_resolution" || run.contact_resolution == fixed.contact_resolution))
+        series.runs.push_back(i);
+    }
+    // Coarse to fine: the plan is ordered by level, resolution, refinement, each increasing.
+    std::sort(series.runs.begin(), series.runs.end(), [&](std::size_t a, std::size_t b) {
+      const RefinementRun &x = study.runs[a], &y = study.runs[b];
+      return std::tie(x.level, x.refinement, x.contact_resolution) <
+             std::tie(y.level, y.refinement, y.contact_resolution);
+    });
+    std::vector<double> h;
+    std::vector<std::size_t> used;
+    for (const std::size_t i : series.runs) {
+      const RefinementRun& run = study.runs[i];
+      const double size = series.h_measure == "h_max" ? run.h_max : run.h_contact;
+      if (run.status == "completed" && std::isfinite(size)) {
+        h.push_back(size);
+        used.push_back(i);
+      }
+    }
+    for (const auto& q : refinement_quantities()) {
+      std::vector<double> values;
+      for (const std::size_t i : used) values.push_back(study.runs[i].values[q]);
+      series.convergence[q] = observed_convergence(h, values, noise.at(q));
+    }
+    study.series.push_back(series);
+  };
+  for (const auto& run : study.runs) {
+    if (levels.size() > 1 && run.level == levels.front()) add_series("level", run);
+    if (refinements.size() > 1 && run.refinement == refinements.front())
+      add_series("refinement", run);
+    if (resolutions.size() > 1 && run.contact_resolution == resolutions.front())
+      add_series("contact_resolution", run);
+  }
+  if (study.series.empty()) add_series("level", study.runs.front());
+  for (const auto& run : study.runs) study.failed += run.status == "failed";
+
+  // refinement.json
+  nlohmann::json& j = study.json;
+  j["case"] = c.name;
+  j["file"] = c.source;
+  j["case_hash"] = study.case_hash;
+  j["degree"] = c.fem.degree;
+  j["levels"] = levels;
+  j["refinements"] = refinements;
+  j["contact_resolutions"] = resolutions;
+  j["interrupted"] = study.interrupted;
+  j["failed"] = study.failed;
+  j["quantities"] = refinement_quantities();
+  nlohmann::json lumped_reference = {{"model", study.lumped_model}};
+  for (const auto& [q, v] : study.lumped) lumped_reference[q] = number_or_null(v);
+  if (!study.lumped_error.empty()) lumped_reference["error"] = study.lumped_error;
+  nlohmann::json hertz_reference = nullptr;
+  for (const auto& [q, v] : study.hertz) hertz_reference[q] = v;
+  j["reference"] = {{"lumped", lumped_reference}, {"hertz", hertz_reference}};
+  j["runs"] = nlohmann::json::array();
+  for (const auto& run : study.runs) {
+    nlohmann::json r = {{"level", run.level},
+                        {"refinement", run.refinement},
+                        {"contact_resolution", run.contact_resolution},
+                        {"status", run.status.empty() ? "not run" : run.status},
+                        {"reused", run.reused},
+                        {"directory", run.directory},
+                        {"dofs", number_or_null(run.dofs)},
+                        {"cells", number_or_null(run.cells)},
+                        {"h_contact", number_or_null(run.h_contact)},
+                        {"h_max", number_or_null(run.h_max)},
+                        {"time_step", number_or_null(run.time_step)},
+                        {"steps", number_or_null(run.steps)},
+                        {"wall_time", number_or_null(run.wall_time)},
+                        {"energy_balance_error", number_or_null(run.energy_balance_error)}};
+    if (!run.message.empty()) r["message"] = run.message;
+    for (const auto& q : refinement_quantities())
+      r[q] = number_or_null(run.values.count(q) ? run.values.at(q) : kNaN);
+    j["runs"].push_back(r);
+  }
+  j["series"] = nlohmann::json::array();
+  for (const auto& series : study.series) {
+    nlohmann::json s = {
+        {"varied", series.varied},
+        {"h_measure", series.h_measure},
+        {"runs", series.runs},
+        {"level", series.level < 0 ? nlohmann::json() : nlohmann::json(series.level)},
+        {"refinement",
+         series.refinement < 0 ? nlohmann::json() : nlohmann::json(series.refinement)},
+        {"contact_resolution", series.contact_resolution > 0
+                                   ? nlohmann::json(series.contact_resolution)
+                                   : nlohmann::json()}};
+    std::vector<std::size_t> completed;
+    for (const std::size_t i : series.runs)
+      if (study.runs[i].status == "completed") completed.push_back(i);
+    nlohmann::json h = nlohmann::json::array();
+    for (const std::size_t i : completed)
+      h.push_back(number_or_null(series.h_measure == "h_max" ? study.runs[i].h_max
+                                                             : study.runs[i].h_contact));
+    s["h"] = h;
+    for (const auto& [q, conv] : series.convergence) {
+      nlohmann::json values = nlohmann::json::array();
+      for (const std::size_t i : completed)
+        values.push_back(number_or_null(study.runs[i].values[q]));
+      s["convergence"][q] = {
+          {"status", conv.status},
+          {"values", values},
+          {"finest", number_or_null(conv.finest)},
+          {"order", number_or_null(conv.order)},
+          {"ratio", number_or_null(conv.ratio)},
+          {"extrapolated", number_or_null(conv.extrapolated)},
+          {"error_estimate", number_or_null(conv.error_estimate)},
+          {"lumped", number_or_null(study.lumped.count(q) ? study.lumped.at(q) : kNaN)},
+          {"hertz", number_or_null(study.hertz.count(q) ? study.hertz.at(q) : kNaN)}};
+    }
+    j["series"].push_back(s);
+  }
+  if (root) write_file_atomically(json_path, j.dump(2) + "\n");
+  return study;
+}
+
+void print_refinement_study(const RefinementStudy& study) {
+  const auto cell = [](double value, const char* format) {
+    return format_number(std::isfinite(value) ? nlohmann::json(value) : nlohmann::json(), format);
+  };
+  std::printf("\n%s: refinement study (%zu run%s)\n", study.case_name.c_str(), study.runs.size(),
+              study.runs.size() == 1 ? "" : "s");
+  std::printf("  %5s %3s %5s %8s %10s %10s %9s %6s %9s %9s %9s %10s %10s %10s %11s  %s\n", "level",
+              "ref", "res", "dofs", "h_contact", "h_max", "dt", "steps", "wall", "psi2", "e", "J_n",
+              "J_t", "F_max", "t_c", "status");
+  std::printf("  %5s %3s %5s %8s %10s %10s %9s %6s %9s %9s %9s %10s %10s %10s %11s\n", "", "", "",
+              "", "[m]", "[m]", "[s]", "", "", "", "", "[N s]", "[N s]", "[N]", "[s]");
+  for (const auto& run : study.runs) {
+    const auto v = [&](const char* q) {
+      return run.values.count(q) ? run.values.at(q) : std::numeric_limits<double>::quiet_NaN();
+    };
+    std::string status = run.status.empty() ? "not run" : run.status;
+    if (run.reused) status += " (reused)";
+    if (!run.message.empty()) status += ": " + run.message;
+    std::printf("  %5d %3d %5g %8s %10s %10s %9s %6s %9s %9s %9s %10s %10s %10s %11s  %s\n",
+                run.level, run.refinement, run.contact_resolution, cell(run.dofs, "%.0f").c_str(),
+                cell(run.h_contact, "%.4g").c_str(), cell(run.h_max, "%.4g").c_str(),
+                cell(run.time_step, "%.3g").c_str(), cell(run.steps, "%.0f").c_str(),
+                std::isfinite(run.wall_time) ? format_duration(run.wall_time).c_str() : "-",
+                cell(v("psi2"), "%.5f").c_str(), cell(v("e_newton"), "%.6f").c_str(),
+                cell(v("normal_impulse"), "%.6g").c_str(),
+                cell(v("tangential_impulse"), "%.4g").c_str(),
+                cell(v("peak_normal_force"), "%.6g").c_str(),
+                cell(v("contact_duration"), "%.6g").c_str(), status.c_str());
+  }
+  const bool hertz = !study.hertz.empty();
+  for (const auto& series : study.series) {
+    std::string what;
+    if (series.varied == "level") what = "levels";
+    if (series.varied == "refinement") what = "fem.refinement";
+    if (series.varied == "contact_resolution") what = "contact resolutions";
+    std::string fixed;
+    if (series.level >= 0) fixed += ", level " + std::to_string(series.level);
+    if (series.refinement >= 0) fixed += ", fem.refinement " + std::to_string(series.refinement);
+    if (series.contact_resolution > 0)
+      fixed += ", contact resolution " + format_number(series.contact_resolution, "%g");
+    std::printf(
+        "\n  Convergence over %s%s (h = %s): observed order p and Richardson value from the "
+        "last three runs\n",
+        what.c_str(), fixed.c_str(), series.h_measure.c_str());
+    std::printf("  %-30s %12s %7s %12s %10s %12s", "quantity", "finest", "order", "Richardson",
+                "error est", ("lumped " + study.lumped_model).c_str());
+    if (hertz) std::printf(" %12s", "Hertz");
+    std::printf("  status\n");
+    for (const auto& q : refinement_quantities()) {
+      const Convergence& conv = series.convergence.at(q);
+      const double lumped = study.lumped.count(q) ? study.lumped.at(q) : NAN;
+      std::printf("  %-30s %12s %7s %12s %10s %12s", q.c_str(), cell(conv.finest, "%.6g").c_str(),
+                  cell(conv.order, "%.2f").c_str(), cell(conv.extrapolated, "%.6g").c_str(),
+                  cell(conv.error_estimate, "%.2g").c_str(), cell(lumped, "%.6g").c_str());
+      if (hertz)
+        std::printf(" %12s", cell(study.hertz.count(q) ? study.hertz.at(q) : NAN, "%.6g").c_str());
+      std::printf("  %s\n", conv.status.c_str());
+    }
+  }
+  if (!study.lumped_error.empty())
+    std::printf("  (lumped reference unavailable: %s)\n", study.lumped_error.c_str());
+}
+
+}  // namespace rebound::app
