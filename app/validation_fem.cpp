@@ -75,10 +75,10 @@ double number(const nlohmann::json& j, const char* key) {
 void fem_hertz(const Options& options, SectionResult& r) {
   const bool full = options.depth == Depth::full;
   // Quick: the Hertz test mesh of tests/fem (2 global levels, contact cells a_max / 2) with its
-  // 5 % tolerance; full: p = 1 and 2 at the case default (refinement 1, contact_resolution 4)
+  // 5 % tolerance; full: p = 1 and 2 at the case default (refinement 1, contact_resolution 3)
   // with issue 5's 2 %.
   std::vector<Mesh> meshes = {{1, 2, 2}};
-  if (full) meshes = {{1, 1, 4}, {2, 1, 4}};
+  if (full) meshes = {{1, 1, 3}, {2, 1, 3}};
   const double tolerance = full ? 0.02 : 0.05;
   r.text =
       "The FEM on the same three Hertz cases (frictionless, so the contact is normal only), "
@@ -148,7 +148,7 @@ void fem_hertz(const Options& options, SectionResult& r) {
 
 void fem_spheres(const Options& options, SectionResult& r) {
   const bool full = options.depth == Depth::full;
-  const Mesh mesh = full ? Mesh{2, 1, 4} : Mesh{1, 0, 2};
+  const Mesh mesh = full ? Mesh{2, 1, 3} : Mesh{1, 0, 2};
   r.text =
       "The eight Table 6.1 spheres paired as `rebound pair` pairs them: the FEM (" +
       mesh.describe() +
@@ -161,7 +161,7 @@ void fem_spheres(const Options& options, SectionResult& r) {
   if (!full)
     r.text +=
         " Quick mode uses the coarse mesh of cases/sphere-lai-psi2-quick.json; `--full` "
-        "runs p = 2 at the default resolution (about 4 min per case on 2 cores).";
+        "runs p = 2 at the default resolution (a few minutes per case on 2 cores).";
   Series fem_points, lumped_points;
   fem_points.label = "FEM";
   fem_points.style = "points";

@@ -61,7 +61,7 @@ struct LumpedOptions {
 struct FemOptions {
   int degree = 2;
   int refinement = 1;               // global refinement level of the coarse mesh
-  double contact_resolution = 4.0;  // element size inside a_max <= a_max / contact_resolution
+  double contact_resolution = 3.0;  // element size inside a_max <= a_max / contact_resolution
   double cfl = 0.9;
   std::optional<double> end_time;  // s
   int frames = 50;
