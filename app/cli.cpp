@@ -3,8 +3,11 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <climits>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 
@@ -123,6 +126,26 @@ void print_rebound_quantities(const nlohmann::json& s) {
               n(s["spin_final"]).c_str());
   std::printf("  kinetic energy loss %-12s J     fraction        %s\n",
               n(s["kinetic_energy_loss"]).c_str(), n(s["kinetic_energy_loss_fraction"]).c_str());
+}
+
+[[noreturn]] void run_fem_executable(const std::string& command,
+                                     const std::vector<std::string>& arguments) {
+  char self[PATH_MAX];
+  const ssize_t length = ::readlink("/proc/self/exe", self, sizeof self - 1);
+  std::string heavy = "rebound-fem";
+  if (length > 0) {
+    self[length] = '\0';
+    const std::string path(self);
+    heavy = path.substr(0, path.find_last_of('/') + 1) + "rebound-fem";
+  }
+  std::vector<std::string> words = {heavy, command};
+  words.insert(words.end(), arguments.begin(), arguments.end());
+  std::vector<char*> argv;
+  for (auto& word : words) argv.push_back(word.data());
+  argv.push_back(nullptr);
+  std::fflush(stdout);
+  ::execv(heavy.c_str(), argv.data());
+  throw RunError("cannot run " + heavy + ": " + std::strerror(errno));
 }
 
 bool stdout_is_terminal() {

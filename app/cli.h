@@ -61,4 +61,10 @@ void print_rebound_quantities(const nlohmann::json& summary);
 // True when standard output is a terminal (progress bars, colours).
 bool stdout_is_terminal();
 
+// Replaces this process by build/bin/rebound-fem (next to this executable) running
+// `rebound-fem COMMAND ARGUMENTS...` with the same environment (so mpirun works): how the light
+// `rebound` hands over the commands that need deal.II. Returns only on failure (RunError).
+[[noreturn]] void run_fem_executable(const std::string& command,
+                                     const std::vector<std::string>& arguments);
+
 }  // namespace rebound::app

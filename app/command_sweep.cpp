@@ -21,12 +21,6 @@
 #include "app/mpi_session.h"
 #include "app/refinement.h"
 #include "cases/derived.h"
-#elif defined(REBOUND_HEAVY_AVAILABLE)
-#include <unistd.h>
-
-#include <cerrno>
-#include <climits>
-#include <cstring>
 #endif
 
 namespace rebound::app {
@@ -55,29 +49,6 @@ lumped::SweepRange parse_range(const std::string& option, const std::string& tex
   }
   return range;
 }
-
-#if !defined(REBOUND_HEAVY) && defined(REBOUND_HEAVY_AVAILABLE)
-// `rebound sweep ... --fem K` needs deal.II: run rebound-fem next to this executable with the
-// same arguments and environment (as main() does for mesh/fem/pair).
-int hand_over_to_fem_executable(const std::vector<std::string>& arguments) {
-  char self[PATH_MAX];
-  const ssize_t length = ::readlink("/proc/self/exe", self, sizeof self - 1);
-  std::string heavy = "rebound-fem";
-  if (length > 0) {
-    self[length] = '\0';
-    const std::string path(self);
-    heavy = path.substr(0, path.find_last_of('/') + 1) + "rebound-fem";
-  }
-  std::vector<std::string> words = {heavy, "sweep"};
-  words.insert(words.end(), arguments.begin(), arguments.end());
-  std::vector<char*> argv;
-  for (auto& word : words) argv.push_back(word.data());
-  argv.push_back(nullptr);
-  std::fflush(stdout);
-  ::execv(heavy.c_str(), argv.data());
-  throw RunError("cannot run " + heavy + ": " + std::strerror(errno));
-}
-#endif
 
 #if defined(REBOUND_HEAVY)
 // The K sweep indices of the FEM runs, evenly spread (K = 1: the middle point).
@@ -340,7 +311,7 @@ int command_sweep(const std::vector<std::string>& arguments) {
 #if !defined(REBOUND_HEAVY)
   if (fem) {
 #if defined(REBOUND_HEAVY_AVAILABLE)
-    return hand_over_to_fem_executable(arguments);
+    run_fem_executable("sweep", arguments);
 #else
     throw UsageError("option --fem needs the FEM, which this build lacks (deal.II not found)");
 #endif

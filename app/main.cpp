@@ -1,9 +1,4 @@
 // rebound: predicts how solid bodies rebound after a collision with a rigid plane.
-#include <unistd.h>
-
-#include <cerrno>
-#include <climits>
-#include <cstring>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -98,19 +93,12 @@ int main(int argc, char** argv) {
     if (first != entry.name) continue;
     if (entry.run == nullptr) {
       // Hand over to rebound-fem next to this executable (same arguments, same MPI environment).
-      char self[PATH_MAX];
-      const ssize_t length = ::readlink("/proc/self/exe", self, sizeof self - 1);
-      std::string heavy = "rebound-fem";
-      if (length > 0) {
-        self[length] = '\0';
-        const std::string path(self);
-        heavy = path.substr(0, path.find_last_of('/') + 1) + "rebound-fem";
+      try {
+        rebound::app::run_fem_executable(first, {arguments.begin() + 1, arguments.end()});
+      } catch (const std::exception& error) {
+        std::cerr << "rebound " << first << ": " << error.what() << "\n";
+        return 1;
       }
-      argv[0] = const_cast<char*>(heavy.c_str());
-      ::execv(heavy.c_str(), argv);
-      std::cerr << "rebound " << first << ": cannot run " << heavy << ": " << std::strerror(errno)
-                << "\n";
-      return 1;
     }
     try {
       return entry.run({arguments.begin() + 1, arguments.end()});
