@@ -23,7 +23,7 @@ const std::vector<Entry>& commands() {
 #ifdef REBOUND_HAVE_LUMPED_COMMAND
     {"lumped", "solve a case with a lumped contact model (Lai's model by default)",
      rebound::app::command_lumped},
-    {"sweep", "run a lumped model over a range of Psi1, incidence or friction",
+    {"sweep", "lumped model over a range of Psi1, incidence or friction (--fem K: FEM points)",
      rebound::app::command_sweep},
 #if defined(REBOUND_HEAVY_AVAILABLE) && !defined(REBOUND_HEAVY)
     // With the FEM built, rebound-fem runs the lumped and the FEM sections.
