@@ -84,9 +84,7 @@ int command_pair(const std::vector<std::string>& arguments) {
 
   // The lumped model on the mesh's own mass distribution (the case's lambda/theta overrides are
   // dropped: the point of the pair is the same body both ways).
-  cases::Case paired = c;
-  paired.lumped.lambda.reset();
-  paired.lumped.theta.reset();
+  const cases::Case paired = cases::without_lumped_overrides(c);
   const cases::Derived mesh_derived = cases::derive(paired, fem.result.info.mesh_mass_properties);
   const cases::Derived exact_derived = cases::derive(paired);
   if (!quiet)

@@ -221,6 +221,12 @@ Derived derive(const Case& c, const MassProperties& body) {
   return d;
 }
 
+Case without_lumped_overrides(Case c) {
+  c.lumped.lambda.reset();
+  c.lumped.theta.reset();
+  return c;
+}
+
 }  // namespace rebound::cases
 
 namespace rebound::cases {
@@ -245,13 +251,7 @@ nlohmann::json to_json(const Case& c, const Derived& d) {
   j["case"] = c.name;
   j["file"] = c.source;
   j["shape"] = to_string(c.body.shape);
-  j["volume"] = d.body.volume;
-  j["mass"] = d.body.mass;
-  j["radius_of_gyration"] = d.body.radius_of_gyration;
-  j["contact_offset"] = d.body.contact_offset;
-  j["contact_radius"] = d.body.contact_radius;
-  j["centre_of_mass"] = vector_json(d.body.centre_of_mass);
-  j["inertia_central"] = matrix_json(d.body.central_inertia);
+  j.update(to_json(d.body));
   j["inverse_inertia"] = matrix_json(d.inverse_inertia);
   j["effective_mass"] = d.effective_mass;
   j["lambda"] = d.lambda;
@@ -282,6 +282,52 @@ nlohmann::json to_json(const Case& c, const Derived& d) {
       {"max_compression", d.hertz.max_compression}, {"duration", d.hertz.duration},
       {"peak_force", d.hertz.peak_force},           {"contact_radius", d.hertz.contact_radius}};
   return j;
+}
+
+nlohmann::json to_json(const MassProperties& body) {
+  return {{"volume", body.volume},
+          {"mass", body.mass},
+          {"radius_of_gyration", body.radius_of_gyration},
+          {"contact_offset", body.contact_offset},
+          {"contact_radius", body.contact_radius},
+          {"centre_of_mass", vector_json(body.centre_of_mass)},
+          {"inertia_central", matrix_json(body.central_inertia)},
+          {"body_axis", vector_json(body.body_axis)}};
+}
+
+MassProperties mass_properties_from_json(const nlohmann::json& j, const std::string& what) {
+  const auto fail = [&](const std::string& key, const std::string& expected) {
+    throw CaseError(what, key, "expected " + expected);
+  };
+  if (!j.is_object()) fail("(mass properties)", "an object");
+  const auto number = [&](const char* key) {
+    if (!j.contains(key) || !j[key].is_number()) fail(key, "a number");
+    return j[key].get<double>();
+  };
+  const auto vector = [&](const nlohmann::json& a, const std::string& key) {
+    if (!a.is_array() || a.size() != 3) fail(key, "an array of 3 numbers");
+    Eigen::Vector3d v;
+    for (int i = 0; i < 3; ++i) {
+      if (!a[i].is_number()) fail(key, "an array of 3 numbers");
+      v[i] = a[i].get<double>();
+    }
+    return v;
+  };
+  MassProperties body;
+  body.volume = number("volume");
+  body.mass = number("mass");
+  body.radius_of_gyration = number("radius_of_gyration");
+  body.contact_offset = number("contact_offset");
+  body.contact_radius = number("contact_radius");
+  for (const char* key : {"centre_of_mass", "inertia_central", "body_axis"})
+    if (!j.contains(key)) fail(key, "an array");
+  body.centre_of_mass = vector(j["centre_of_mass"], "centre_of_mass");
+  body.body_axis = vector(j["body_axis"], "body_axis");
+  const nlohmann::json& rows = j["inertia_central"];
+  if (!rows.is_array() || rows.size() != 3) fail("inertia_central", "a 3x3 array");
+  for (int i = 0; i < 3; ++i)
+    body.central_inertia.row(i) = vector(rows[i], "inertia_central").transpose();
+  return body;
 }
 
 }  // namespace rebound::cases

@@ -101,6 +101,10 @@ Derived derive(const Case& c);
 // case overrides lambda/theta.
 Derived derive(const Case& c, const MassProperties& body);
 
+// The case with its lumped lambda/theta overrides dropped, so that derive() uses the body's own
+// mass distribution (a pair compares the FE body with the same body in the lumped model).
+Case without_lumped_overrides(Case c);
+
 // Lower stick limit C of Lai's model; returns +infinity when kappa mu^2 >= 1 (always stick) and
 // 0 when mu = 0 (always slip, frictionless).
 double stick_limit(double kappa, double friction);
@@ -112,4 +116,8 @@ namespace rebound::cases {
 // Machine-readable form of the derived quantities (SI; the keys are documented in
 // cases/README.md).
 nlohmann::json to_json(const Case& c, const Derived& d);
+// Mass properties as JSON (the keys of to_json(Case, Derived) plus body_axis) and back; `what`
+// names the object in the CaseError thrown for a missing or non-numeric key.
+nlohmann::json to_json(const MassProperties& body);
+MassProperties mass_properties_from_json(const nlohmann::json& j, const std::string& what);
 }  // namespace rebound::cases

@@ -328,6 +328,7 @@ nlohmann::json summary_json(const cases::Case& c, const cases::Derived& d, const
   j["lambda_mesh"] = r.info.lambda_mesh;
   j["theta_mesh"] = r.info.theta_mesh;
   j["total_mass_lumped"] = r.info.total_mass_lumped;
+  j["mesh_mass_properties"] = cases::to_json(r.info.mesh_mass_properties);
   j["total_mass_exact"] = d.body.mass;
   j["constrained_dofs"] = r.info.constrained_dofs;
   j["mesh"] = r.info.mesh_statistics;

@@ -332,7 +332,8 @@ SolverImpl<p>::SolverImpl(const cases::Case& c, const SolverOptions& options, MP
     m.radius_of_gyration = std::sqrt(m.central_inertia(2, 2) / m.mass);
     m.contact_offset = m.centre_of_mass.norm();
     info_.mesh_mass_properties = m;
-    const cases::Derived derived = cases::derive(c, m);
+    // The FE body's own lambda/theta, whatever the case's lumped overrides say.
+    const cases::Derived derived = cases::derive(cases::without_lumped_overrides(c), m);
     info_.lambda_mesh = derived.lambda;
     info_.theta_mesh = derived.theta;
   }

@@ -207,3 +207,48 @@ TEST(Derived, FromGivenMassProperties) {
   // The case's table overrides still win for the lumped model's lambda and theta.
   EXPECT_EQ(mesh.lambda, 0.63922);
 }
+
+// Dropping the table overrides gives the body's own lambda (the erratum value 0.621 for rod a,
+// not the table's 0.63922) and theta; the case is otherwise unchanged.
+TEST(Derived, WithoutLumpedOverridesUsesTheBodysOwnLambda) {
+  const Case c = load_case(REBOUND_SOURCE_DIR "/cases/rod-lai-a.json");
+  ASSERT_TRUE(c.lumped.lambda.has_value());
+  const Case own = without_lumped_overrides(c);
+  EXPECT_FALSE(own.lumped.lambda.has_value());
+  EXPECT_FALSE(own.lumped.theta.has_value());
+  const Derived d = derive(own);
+  EXPECT_NEAR(d.lambda, 0.621, 1e-3);
+  EXPECT_NEAR(d.theta, c.impact.theta, 1e-14);
+  EXPECT_FALSE(d.lambda_overridden);
+  EXPECT_EQ(own.impact.tangential_speed, c.impact.tangential_speed);
+}
+
+// Mass properties survive a JSON text round trip exactly (summary.json carries the FE body's), and
+// a missing or malformed key is reported by name.
+TEST(Derived, MassPropertiesJsonRoundTrip) {
+  const Case c = load_case(REBOUND_SOURCE_DIR "/cases/rod-lai-a.json");
+  const MassProperties p = mass_properties(c.body, c.material, c.impact.theta);
+  const nlohmann::json text = nlohmann::json::parse(to_json(p).dump());
+  const MassProperties q = mass_properties_from_json(text, "summary.json");
+  EXPECT_EQ(q.mass, p.mass);
+  EXPECT_EQ(q.volume, p.volume);
+  EXPECT_EQ(q.radius_of_gyration, p.radius_of_gyration);
+  EXPECT_EQ(q.contact_offset, p.contact_offset);
+  EXPECT_EQ(q.contact_radius, p.contact_radius);
+  EXPECT_EQ(q.centre_of_mass, p.centre_of_mass);
+  EXPECT_EQ(q.central_inertia, p.central_inertia);
+  EXPECT_EQ(q.body_axis, p.body_axis);
+  EXPECT_EQ(derive(c, q).geometry.lambda, derive(c, p).geometry.lambda);
+  nlohmann::json broken = text;
+  broken.erase("radius_of_gyration");
+  try {
+    mass_properties_from_json(broken, "summary.json");
+    FAIL() << "a missing key must throw";
+  } catch (const CaseError& e) {
+    EXPECT_NE(std::string(e.what()).find("summary.json: radius_of_gyration"), std::string::npos)
+        << e.what();
+  }
+  broken = text;
+  broken["inertia_central"][1] = {1.0, "x", 2.0};
+  EXPECT_THROW(mass_properties_from_json(broken, "summary.json"), CaseError);
+}

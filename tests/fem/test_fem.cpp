@@ -72,6 +72,32 @@ TEST_P(FemDegree, LumpedMassIsPositiveAndConservedAcrossHangingNodes) {
       info.total_mass_quadrature, exact, info.time_step, info.lambda_max);
 }
 
+// lambda_mesh/theta_mesh are the FE body's own, not the case's lumped overrides: rod case a
+// carries Table 5.2's lambda = 0.63922, its geometry has 0.6206 (PHYSICS sec. 2 erratum). The
+// coarsest capsule mesh (fem.refinement 0) holds lambda to 8e-5 for p = 2 and 1.0e-2 for p = 1
+// (its straight-sided cells lose mass at the caps): bounds 2e-3 and 2e-2, both well away from the
+// table's value.
+TEST_P(FemDegree, MeshLambdaIsTheBodysOwnNotTheCaseOverride) {
+  Case c = load("rod-lai-a");
+  c.fem.degree = GetParam();
+  c.fem.refinement = 0;
+  c.fem.contact_resolution = 1;
+  const auto solver = rebound::fem::Solver::create(c, {}, MPI_COMM_SELF);
+  const auto& info = solver->info();
+  const auto geometry = rebound::cases::derive(rebound::cases::without_lumped_overrides(c));
+  std::printf("p = %d: lambda_mesh %.6f, theta_mesh %.6f (geometry %.6f, %.6f; table 0.63922)\n",
+              GetParam(), info.lambda_mesh, info.theta_mesh, geometry.lambda, geometry.theta);
+  EXPECT_LT(std::abs(info.lambda_mesh - geometry.lambda), GetParam() == 1 ? 2e-2 : 2e-3);
+  EXPECT_LT(std::abs(info.theta_mesh - geometry.theta), GetParam() == 1 ? 2e-2 : 2e-3);
+  EXPECT_GT(std::abs(info.lambda_mesh - 0.63922), 0.015);
+  EXPECT_EQ(info.mesh_mass_properties.mass, info.total_mass_lumped);
+  // The same numbers come back out of summary.json's mesh_mass_properties.
+  const auto body = rebound::cases::mass_properties_from_json(
+      nlohmann::json::parse(rebound::cases::to_json(info.mesh_mass_properties).dump()), "test");
+  EXPECT_EQ(rebound::cases::derive(rebound::cases::without_lumped_overrides(c), body).lambda,
+            info.lambda_mesh);
+}
+
 TEST_P(FemDegree, PatchTestLinearFieldGivesExactConstantStress) {
   const auto solver = rebound::fem::Solver::create(small_hertz(GetParam()), {}, MPI_COMM_SELF);
   Eigen::Matrix3d gradient;
@@ -265,7 +291,7 @@ TEST(FemCommand, WritesSummaryHistoryAndFrames) {
   EXPECT_EQ(s["degree"], 1);
   for (const char* key :
        {"dofs", "cells", "time_step", "steps", "mpi_ranks", "wall_time", "dof_steps_per_second",
-        "energy_balance_error", "lambda_mesh", "theta_mesh"})
+        "energy_balance_error", "lambda_mesh", "theta_mesh", "mesh_mass_properties"})
     EXPECT_TRUE(s.contains(key)) << key;
   std::ifstream history(dir / "fem" / "history.csv");
   std::string header;
