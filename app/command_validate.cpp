@@ -125,13 +125,22 @@ int command_validate(const std::vector<std::string>& arguments) {
            "  DIR/images/validation/*.png            its plots\n"
            "  DIR/images/validation/validation.json  every row, machine-readable\n\n"
            "Sections (lumped halves; with the FEM built, sections 1-3 also have FEM halves):\n";
-    for (const auto& spec : specs) std::cout << "  " << spec.id << "  " << spec.title << "\n";
-    char estimate[256];
+    for (std::size_t k = 0; k < specs.size(); ++k) {
+      bool listed = false;
+      for (std::size_t j = 0; j < k; ++j) listed = listed || specs[j].id == specs[k].id;
+      if (listed) continue;
+      std::string parts;
+      for (const auto& spec : specs)
+        if (spec.id == specs[k].id) parts += (parts.empty() ? "" : " + ") + spec.part;
+      std::cout << "  " << specs[k].id << "  " << specs[k].title << " (" << parts << ")\n";
+    }
+    char estimate[512];
     std::snprintf(estimate, sizeof estimate,
-                  "\n  --quick   the default: %.0f s on 2 cores (the lumped sections take about a "
-                  "second; the\n            rest is matplotlib)\n"
-                  "  --full    denser sweeps (10x the points): about %.0f s\n",
-                  quick, full);
+                  "\n  --quick   the default: about %.0f min on 2 cores (FEM on test-sized "
+                  "meshes; the lumped\n            halves take about a second)\n"
+                  "  --full    FEM at the default resolution, p = 1 and 2, the rod study to\n"
+                  "            fem.refinement 3; lumped sweeps with 10x the points: about %.1f h\n",
+                  quick / 60, full / 3600);
     std::cout << estimate
               << "  --sections 2,4  run only these sections (the report then has only them)\n"
                  "  --threads N     sweep threads (default: all cores)\n"

@@ -5,6 +5,8 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
+#include <map>
 #include <stdexcept>
 
 #include "app/comparison.h"
@@ -225,124 +227,361 @@ void fem_spheres(const Options& options, SectionResult& r) {
   r.plots.push_back(plot);
 }
 
-// ----- Section 3: rod case a, refinement study ---------------------------------------------------
+// ----- Section 3: the Table 5.2 rods ------------------------------------------------------------
+
+// One FEM run of a rod as the section uses it: its summary, impulse path and FE body.
+struct RodRun {
+  nlohmann::json summary;
+  Series path;                 // gamma_n-gamma_t path in N s (tangential, normal)
+  cases::MassProperties body;  // the FE body's own (lumped nodal masses)
+};
+
+Series fem_path(const std::vector<double>& tangential, const std::vector<double>& normal) {
+  Series path;
+  path.label = "FEM";
+  const std::size_t stride = std::max<std::size_t>(1, tangential.size() / 500);
+  for (std::size_t k = 0; k < tangential.size(); k += stride) {
+    path.x.push_back(tangential[k]);
+    path.y.push_back(normal[k]);
+  }
+  return path;
+}
+
+RodRun rod_run(const fem::RunResult& r) {
+  RodRun run;
+  run.summary = r.summary;
+  std::vector<double> tangential, normal;
+  for (const auto& row : r.history) {
+    tangential.push_back(row.tangential_impulse);
+    normal.push_back(row.normal_impulse);
+  }
+  run.path = fem_path(tangential, normal);
+  run.body = r.info.mesh_mass_properties;
+  return run;
+}
+
+// A run written by the refinement study (summary.json, history.csv in `directory`).
+RodRun rod_run(const std::string& directory) {
+  RodRun run;
+  const std::string file = directory + "/summary.json";
+  std::ifstream in(file);
+  if (!in) throw std::runtime_error(file + ": cannot be read");
+  run.summary = nlohmann::json::parse(in);
+  run.body = cases::mass_properties_from_json(
+      run.summary.value("mesh_mass_properties", nlohmann::json()), file + " mesh_mass_properties");
+  const auto history = app::read_csv(directory + "/history.csv");
+  run.path = fem_path(history.values.at("tangential_impulse"), history.values.at("normal_impulse"));
+  return run;
+}
+
+// Lai's model on a body: its summary and impulse path.
+struct LaiRun {
+  nlohmann::json summary;
+  Series path;
+};
+
+LaiRun lai(const cases::Case& c, const cases::Derived& d, const std::string& label) {
+  const lumped::Outcome o = lumped::solve(c, d);
+  LaiRun run;
+  run.summary = lumped::summary_json(c, d, o);
+  run.path.label = label;
+  run.path.style = "dashed";
+  const double impulse_scale = d.effective_mass * d.approach_speed;
+  for (const auto& sample : o.history) {
+    run.path.x.push_back(sample.impulse.x() * impulse_scale);
+    run.path.y.push_back(sample.impulse.y() * impulse_scale);
+  }
+  return run;
+}
+
+// The three bodies Lai's model is given: the case (Table 5.2's lambda, theta), the exact
+// capsule geometry (PHYSICS sec. 2 erratum) and the FE body of a run (what `rebound pair` uses).
+struct LaiBodies {
+  LaiRun table, geometry, fe_body;
+};
+
+LaiBodies lai_bodies(const cases::Case& c, const cases::MassProperties& fe_body) {
+  const cases::Case own = cases::without_lumped_overrides(c);
+  return {lai(c, cases::derive(c), "Lai, table λ"), lai(own, cases::derive(own), "Lai, geometry λ"),
+          lai(own, cases::derive(own, fe_body), "Lai, FE body")};
+}
+
+const char* const kRodQuantities[] = {"psi2", "e_newton", "normal_impulse", "tangential_impulse"};
+
+std::string rod_label(const std::string& name) {
+  return "rod case " + name.substr(name.size() - 1);
+}
+
+cases::Case at_speed(cases::Case c, double scale) {
+  c.impact.normal_speed *= scale;
+  c.impact.tangential_speed *= scale;
+  c.impact.spin *= scale;
+  return c;
+}
 
 void fem_rod(const Options& options, SectionResult& r) {
   const bool full = options.depth == Depth::full;
-  cases::Case c = cases::load_case(options.cases_directory + "/rod-lai-a.json");
-  c.fem.degree = 1;
-  c.fem.refinement = 0;
+  // The study's middle mesh: the four cases' runs and the speed series use it.
+  const Mesh mesh = full ? Mesh{1, 2, 2} : Mesh{1, 1, 1};
+  cases::Case rod_a = cases::load_case(options.cases_directory + "/rod-lai-a.json");
+  rod_a = meshed(rod_a, mesh);
   app::RefinementOptions study_options;
   // The body's mesh (fem.refinement), not the contact zone, limits these coarse runs: refining
   // only the contact converges to the coarse body's own limit (docs/PAIR.md).
-  if (full) {
-    c.fem.contact_resolution = 2;
-    study_options.refinements = {0, 1, 2, 3};
-  } else {
-    c.fem.contact_resolution = 1;
-    study_options.refinements = {0, 1, 2};
-  }
+  study_options.refinements = full ? std::vector<int>{0, 1, 2, 3} : std::vector<int>{0, 1, 2};
   study_options.quiet = false;
   study_options.frames = 0;
   const fs::path directory =
       fs::temp_directory_path() / ("rebound-validate-rod-" + std::to_string(::getpid()));
   study_options.directory = directory.string();
+
+  // ---- 3a: refinement study of rod case a at 1 m/s.
   if (root())
-    std::printf("    FEM refinement study of %s in %s\n", c.name.c_str(), directory.c_str());
-  const app::RefinementStudy study = app::run_refinement_study(c, study_options);
+    std::printf("    FEM refinement study of %s in %s\n", rod_a.name.c_str(), directory.c_str());
+  const app::RefinementStudy study = app::run_refinement_study(rod_a, study_options);
   if (study.interrupted) throw std::runtime_error("interrupted");
   if (study.series.empty()) throw std::runtime_error("the refinement study has no series");
   const app::RefinementSeries& series = study.series.front();
-
-  // The lumped references: the table's lambda/theta (the case) and the geometry's.
-  const cases::Derived table = cases::derive(c);
-  const nlohmann::json lumped_table = lumped::summary_json(c, table, lumped::solve(c, table));
-  cases::Case geometric = c;
-  geometric.lumped.lambda.reset();
-  geometric.lumped.theta.reset();
-  const cases::Derived geometry = cases::derive(geometric);
-  const nlohmann::json lumped_geometry =
-      lumped::summary_json(geometric, geometry, lumped::solve(geometric, geometry));
-
-  r.text =
-      "Seed 000 Table 5.2 rod case a (capsule L/R = 5, θ = 0.270, μ = 0.5) by the FEM (p = 1), "
-      "refined " +
-      std::string(full ? "by fem.refinement 0-3 (global levels of the coarse mesh) at "
-                         "contact_resolution 2"
-                       : "by fem.refinement 0, 1, 2 at contact_resolution 1") +
-      " (the `rebound refine` machinery). The observed order of convergence and the "
-      "Richardson value come from the last three runs; Lai's model is shown with the table's "
-      "λ = 0.639 and with the geometry's λ (PHYSICS §2 erratum: 0.621).";
-  r.text +=
-      " Issue 7 asks for an observed order > 0.5 in the normal impulse and Ψ₂ (checked); "
-      "the other orders are compare rows.";
+  RodRun a_on_mesh;
   for (std::size_t k : series.runs) {
     const app::RefinementRun& run = study.runs[k];
+    if (run.status != "completed")
+      throw std::runtime_error(rod_a.name + ": refinement run " + std::to_string(run.refinement) +
+                               " " + run.status + ": " + run.message);
+    const RodRun fem = rod_run(run.directory);
+    if (run.refinement == mesh.refinement) a_on_mesh = fem;
+    const LaiRun same_body = lai_bodies(rod_a, fem.body).fe_body;
     const std::string label = text("fem.refinement %.0f, h_max = %.3g mm, %.0f dofs",
                                    run.refinement, 1e3 * run.h_max, run.dofs);
-    for (const char* q : {"psi2", "e_newton", "normal_impulse", "tangential_impulse"}) {
-      const auto it = run.values.find(q);
-      r.rows.push_back(compare("3", c.name, std::string(q) + " (" + label + ")",
-                               it == run.values.end() ? kNaN : it->second,
-                               number(lumped_geometry, q), "reference: Lai, geometry λ"));
-    }
+    for (const char* q : kRodQuantities)
+      r.rows.push_back(compare("3", rod_a.name, std::string(q) + " (" + label + ")",
+                               number(fem.summary, q), number(same_body.summary, q),
+                               "reference: Lai on this FE body"));
   }
+  const LaiBodies a_lai = lai_bodies(rod_a, a_on_mesh.body);
+  std::map<std::string, app::Convergence> converged;
   for (const char* q : {"psi2", "normal_impulse", "e_newton", "tangential_impulse"}) {
     const auto it = series.convergence.find(q);
     if (it == series.convergence.end()) continue;
     const app::Convergence& conv = it->second;
+    converged[q] = conv;
     const std::string note = conv.status + (std::isfinite(conv.error_estimate)
                                                 ? text(", Richardson %.6g ± %.2g",
                                                        conv.extrapolated, conv.error_estimate)
                                                 : std::string());
     const bool checked = std::string(q) == "psi2" || std::string(q) == "normal_impulse";
-    r.rows.push_back(checked ? check("3", c.name, std::string(q) + ": observed order", conv.order,
-                                     0.5, Tolerance::at_least(), note)
-                             : compare("3", c.name, std::string(q) + ": observed order", conv.order,
-                                       kNaN, note));
-    r.rows.push_back(compare("3", c.name, std::string(q) + ": Richardson value vs Lai (table λ)",
-                             conv.extrapolated, number(lumped_table, q),
-                             text("error bar ± %.2g", conv.error_estimate)));
-    r.rows.push_back(compare("3", c.name, std::string(q) + ": Richardson value vs Lai (geometry λ)",
-                             conv.extrapolated, number(lumped_geometry, q)));
+    r.rows.push_back(checked ? check("3", rod_a.name, std::string(q) + ": observed order",
+                                     conv.order, 0.5, Tolerance::at_least(), note)
+                             : compare("3", rod_a.name, std::string(q) + ": observed order",
+                                       conv.order, kNaN, note));
+    r.rows.push_back(compare(
+        "3", rod_a.name, std::string(q) + ": Richardson value vs Lai (table λ)", conv.extrapolated,
+        number(a_lai.table.summary, q), text("error bar ± %.2g", conv.error_estimate)));
+    r.rows.push_back(compare("3", rod_a.name,
+                             std::string(q) + ": Richardson value vs Lai (geometry λ)",
+                             conv.extrapolated, number(a_lai.geometry.summary, q)));
   }
-  // Impulse paths (seed Figs. 5.23 and 6.25): the finest FEM run and both lumped solves.
-  Plot plot;
-  plot.name = "s3-fem-rod-a-impulse-path";
-  plot.title = "Rod case a: normal vs tangential impulse, FEM and Lai's model";
-  plot.caption = "γ_n–γ_t path in N s (seed 000 Figs. 5.23, 6.25).";
-  Panel panel;
-  panel.xlabel = "tangential impulse [N s]";
-  panel.ylabel = "normal impulse [N s]";
-  const app::RefinementRun& finest = study.runs[series.runs.back()];
-  const auto history = app::read_csv(finest.directory + "/history.csv");
-  Series fem_path;
-  fem_path.label = "FEM (finest)";
-  const auto& jt = history.values.at("tangential_impulse");
-  const auto& jn = history.values.at("normal_impulse");
-  const std::size_t stride = std::max<std::size_t>(1, jt.size() / 500);
-  for (std::size_t k = 0; k < jt.size(); k += stride) {
-    fem_path.x.push_back(jt[k]);
-    fem_path.y.push_back(jn[k]);
+
+  // ---- 3b: the four cases on `mesh`, against Lai on the same FE body; energy at the end.
+  Plot paths;
+  paths.name = "s3-fem-rod-impulse-paths";
+  paths.title = "Table 5.2 rods: normal vs tangential impulse, FEM and Lai's model";
+  paths.caption =
+      "γ_n–γ_t paths in N s (seed 000 Figs. 5.23, 5.27, 5.31, 5.35, 6.25, 6.26): "
+      "the FEM (" +
+      mesh.describe() +
+      ") and Lai's model with the table's λ and "
+      "with the FE body's.";
+  std::map<std::string, double> wave_energy;  // per case, fraction of E0 at the end
+  for (const char* letter : {"a", "b", "c", "d"}) {
+    const cases::Case c =
+        meshed(cases::load_case(options.cases_directory + "/rod-lai-" + letter + ".json"), mesh);
+    const RodRun fem =
+        std::string(letter) == "a" ? a_on_mesh : rod_run(run_fem(c, mesh.describe()));
+    const LaiBodies bodies = lai_bodies(c, fem.body);
+    const auto& s = fem.summary;
+    for (const char* q : kRodQuantities)
+      r.rows.push_back(
+          compare("3", c.name, std::string(q) + ": FEM vs Lai (FE body)", number(s, q),
+                  number(bodies.fe_body.summary, q),
+                  text("Lai: table λ %.4g, geometry λ %.4g", number(bodies.table.summary, q),
+                       number(bodies.geometry.summary, q))));
+    const double e0 = number(s, "kinetic_energy_initial");
+    const double waves =
+        (number(s, "vibration_kinetic_energy_final") + number(s, "internal_energy_final")) / e0;
+    wave_energy[c.name] = waves;
+    r.rows.push_back(compare("3", c.name, "wave energy left at the end / E₀", waves, kNaN,
+                             "vibration kinetic + strain energy"));
+    r.rows.push_back(compare("3", c.name, "frictional dissipation / E₀: FEM vs Lai (FE body)",
+                             number(s, "frictional_dissipation") / e0,
+                             number(bodies.fe_body.summary, "kinetic_energy_loss_fraction")));
+    r.rows.push_back(check("3", c.name, "energy balance error", number(s, "energy_balance_error"),
+                           5e-3, Tolerance::at_most(), "≤ 0.5 %, as in section 1"));
+    Panel panel;
+    panel.title = rod_label(c.name);
+    panel.xlabel = "tangential impulse [N s]";
+    panel.ylabel = "normal impulse [N s]";
+    panel.series = {fem.path, bodies.table.path, bodies.fe_body.path};
+    paths.panels.push_back(panel);
   }
-  panel.series.push_back(fem_path);
-  for (const auto& [label, cc, dd] :
-       {std::tuple<std::string, const cases::Case*, const cases::Derived*>{"Lai, table λ", &c,
-                                                                           &table},
-        {"Lai, geometry λ", &geometric, &geometry}}) {
-    const lumped::Outcome o = lumped::solve(*cc, *dd);
-    const double impulse_scale = dd->effective_mass * dd->approach_speed;
-    Series s;
-    s.label = label;
-    s.style = "dashed";
-    for (const auto& sample : o.history) {
-      s.x.push_back(sample.impulse.x() * impulse_scale);
-      s.y.push_back(sample.impulse.y() * impulse_scale);
+
+  // ---- 3c: rod case a at lower speeds. Lai's model is rate-independent in Hertz's scaling (Ψ₂
+  // and e do not depend on the speed, J_n is proportional to it); the elastic rod is not: the
+  // contact lasts t_c ∝ v^(-1/5) against the rod's fixed vibration periods T, and the contact
+  // radius a ∝ v^(2/5) against its length. Both first corrections, (T/t_c)² and a/L, scale
+  // as v^(2/5), so FEM − Lai should shrink toward a rate-independent remainder as v falls.
+  const std::vector<double> speeds =
+      full ? std::vector<double>{1.0, 0.1, 0.01} : std::vector<double>{1.0, 0.2, 0.04};
+  const double slowest = speeds.back();
+  std::map<std::string, std::vector<double>> gaps;  // FEM - Lai (FE body), per speed
+  std::map<std::string, double> slow_fem;           // FEM at the slowest speed (J_n per v)
+  Plot speed_plot;
+  speed_plot.name = "s3-fem-rod-a-speed";
+  speed_plot.title = "Rod case a: FEM − Lai (FE body) against (v/v₀)^(2/5)";
+  speed_plot.caption = text("The case's velocities scaled by 1, %g and %g (", speeds[1], slowest) +
+                       mesh.describe() +
+                       ", contact cells scaled with a_max); the dashed line is c + A v^p "
+                       "through the three runs when p is near 2/5.";
+  std::vector<Panel> speed_panels(3);
+  const char* const speed_quantities[] = {"e_newton", "psi2", "normal_impulse"};
+  for (std::size_t i = 0; i < speeds.size(); ++i) {
+    const cases::Case c = at_speed(rod_a, speeds[i]);
+    const RodRun fem =
+        i == 0 ? a_on_mesh : rod_run(run_fem(c, mesh.describe() + text(", v × %g", speeds[i])));
+    const LaiRun same_body = lai_bodies(c, fem.body).fe_body;
+    for (const char* q : speed_quantities) {
+      const double f = number(fem.summary, q), l = number(same_body.summary, q);
+      // J_n relative to Lai's (it scales with v); e and Psi2 absolute.
+      const bool impulse = std::string(q) == "normal_impulse";
+      gaps[q].push_back(impulse ? (f - l) / l : f - l);
+      if (i + 1 == speeds.size()) slow_fem[q] = impulse ? f / speeds[i] : f;
+      r.rows.push_back(
+          compare("3", rod_a.name, q + text(" at v × %g: FEM vs Lai (FE body)", speeds[i]), f, l));
     }
-    panel.series.push_back(s);
   }
-  plot.panels.push_back(panel);
-  r.plots.push_back(plot);
+  std::map<std::string, app::Convergence> rate_fit;
+  for (std::size_t j = 0; j < 3; ++j) {
+    const std::string q = speed_quantities[j];
+    const auto& g = gaps[q];
+    const app::Convergence conv = app::observed_convergence(speeds, g);
+    rate_fit[q] = conv;
+    const bool power_law = conv.status == "ok" && std::abs(conv.order - 0.4) <= 0.2;
+    const std::string what =
+        q == "normal_impulse" ? "(J_n,FEM − J_n,Lai)/J_n,Lai" : q + ": FEM − Lai";
+    // The claim of the explanation: the gap is a rate effect, so it shrinks as v falls.
+    r.rows.push_back(check("3", rod_a.name, what + text(": |gap| at v × %g", slowest),
+                           std::abs(g.back()), std::abs(g.front()), Tolerance::at_most(),
+                           "reference: |gap| at v₀ (a rate effect shrinks as v falls)"));
+    r.rows.push_back(compare("3", rod_a.name, what + ": exponent p of c + A v^p", conv.order, 0.4,
+                             conv.status + "; reference: the first rate correction, 2/5"));
+    if (power_law)
+      r.rows.push_back(compare("3", rod_a.name, what + ": c, the limit v → 0", conv.extrapolated,
+                               g.front(),
+                               text("± %.2g; reference: the gap at v₀", conv.error_estimate)));
+    Panel& panel = speed_panels[j];
+    panel.xlabel = "(v / v₀)^(2/5)";
+    panel.ylabel = what;
+    Series points, fit;
+    points.label = "FEM (" + mesh.describe() + ")";
+    points.style = "points";
+    fit.label = text("c + A v^p, p = %.2f", conv.order);
+    fit.style = "dashed";
+    for (std::size_t i = 0; i < speeds.size(); ++i) {
+      points.x.push_back(std::pow(speeds[i], 0.4));
+      points.y.push_back(g[i]);
+    }
+    Series zero;
+    zero.label = "Lai's model (rate-independent): gap 0";
+    zero.style = "dotted";
+    zero.x = {0.0, 1.0};
+    zero.y = {0.0, 0.0};
+    panel.series = {zero, points};
+    if (power_law) {
+      const double amplitude = g.front() - conv.extrapolated;  // at v / v0 = 1
+      for (int k = 0; k <= 50; ++k) {
+        const double v = std::pow(k / 50.0, 1 / 0.4);
+        fit.x.push_back(std::pow(v, 0.4));
+        fit.y.push_back(conv.extrapolated + amplitude * std::pow(v, conv.order));
+      }
+      panel.series.insert(panel.series.begin() + 1, fit);
+    }
+  }
+  speed_plot.panels = speed_panels;
+
+  // ---- 3d: rod case a, Table 5.2's Lai numbers to the converged FEM in steps. e and Psi2
+  // absolute, J_n in N s at the case's speed (the slow run's J_n scaled back by 1/v).
+  const nlohmann::json& fem_a = a_on_mesh.summary;
+  const std::string slow_label = text("v × %g", slowest);
+  for (const char* q : {"e_newton", "psi2", "normal_impulse"}) {
+    const double table = number(a_lai.table.summary, q),
+                 geometry = number(a_lai.geometry.summary, q),
+                 fe_body = number(a_lai.fe_body.summary, q), on_mesh = number(fem_a, q),
+                 slow = slow_fem[q];
+    const double refined = converged.count(q) ? converged[q].extrapolated : kNaN;
+    const std::string Q = q;
+    r.rows.push_back(compare("3", rod_a.name, Q + ": [1] Lai, table λ (seed 000)", table));
+    r.rows.push_back(compare("3", rod_a.name, Q + ": [2] − [1] table λ → geometry λ (erratum)",
+                             geometry - table));
+    r.rows.push_back(compare("3", rod_a.name,
+                             Q + ": [3] − [2] geometry → FE body (" + mesh.describe() + ")",
+                             fe_body - geometry));
+    r.rows.push_back(compare(
+        "3", rod_a.name,
+        Q + ": [4] − [3] Lai → FEM at " + slow_label + " (contact law and the rate effect left)",
+        slow - fe_body));
+    r.rows.push_back(compare("3", rod_a.name,
+                             Q + ": [5] − [4] " + slow_label + " → v₀ (rate effect: rod dynamics)",
+                             on_mesh - slow));
+    r.rows.push_back(compare(
+        "3", rod_a.name, Q + ": [6] − [5] mesh → converged (Richardson over fem.refinement)",
+        refined - on_mesh, kNaN,
+        text("error bar ± %.2g", converged.count(q) ? converged[q].error_estimate : kNaN)));
+    r.rows.push_back(compare("3", rod_a.name, Q + ": [6] FEM converged vs [1]", refined, table));
+  }
+
+  // ---- Text with the numbers.
+  const auto& ge = gaps["e_newton"];
+  const auto& gp = gaps["psi2"];
+  r.text =
+      "Seed 000 Table 5.2 rods (capsule L/R = 5, steel) by the FEM (p = 1). **Rod case a** is "
+      "refined " +
+      std::string(full ? "by fem.refinement 0-3 at contact_resolution 2"
+                       : "by fem.refinement 0, 1, 2 at contact_resolution 1") +
+      " (the `rebound refine` machinery): the observed order and the Richardson value come from "
+      "the last three runs, and issue 7 asks for an order > 0.5 in the normal impulse and Ψ₂ "
+      "(checked). Every run is compared with Lai's model on the same FE body (its lumped nodal "
+      "masses, as `rebound pair` does); the Richardson values also with the table's λ = 0.639 "
+      "and the geometry's (PHYSICS §2 erratum: 0.621). **Cases a-d** run on " +
+      mesh.describe() + ".";
+  r.text += text(
+      "\n\n**Why the FEM differs from Lai's model on the rod.** Not by wave energy left in the "
+      "rod: at the end of the run it holds %.2f %% of E₀ in vibration (kinetic + strain) for "
+      "case a, %.2f %% at most over a-d. ",
+      100 * wave_energy[rod_a.name],
+      100 * std::max({wave_energy["rod-lai-a"], wave_energy["rod-lai-b"], wave_energy["rod-lai-c"],
+                      wave_energy["rod-lai-d"]}));
+  r.text += text(
+      "The FEM even dissipates less by friction than Lai's model (%.1f %% against %.1f %% of "
+      "E₀ for case a): the difference is in how the impulse is shared, and it is a rate effect. "
+      "Lai's model is rate-independent (Ψ₂ and e do not depend on the speed); the elastic rod "
+      "is not: the contact lasts t_c ∝ v^(−1/5) against the rod's fixed vibration periods T, "
+      "so its inertia acts through (T/t_c)² ∝ v^(2/5). ",
+      100 * number(fem_a, "frictional_dissipation") / number(fem_a, "kinetic_energy_initial"),
+      100 * number(a_lai.fe_body.summary, "kinetic_energy_loss_fraction"));
+  r.text += text("With the velocities scaled by %g (section 3c), the e gap goes from %+.4f to ",
+                 slowest, ge.front());
+  r.text += text("%+.4f and the Ψ₂ gap from %+.3f to ", ge.back(), gp.front());
+  r.text += text(
+      "%+.3f (checked: both shrink). The step table for case a (rows [1]-[6]) takes Lai's "
+      "table numbers to the converged FEM: table λ → geometry λ → FE body → FEM at the "
+      "slowest speed (what remains there is the contact law on a nearly quasi-static rod, the "
+      "secant-versus-incremental tangential spring of the spheres in section 2 and "
+      "docs/FEM.md, plus the rate effect not yet gone) → FEM at the case's speed → converged "
+      "mesh. ",
+      gp.back());
+  if (!full) r.text += "`--full` scales by 0.1 and 0.01 on the finer mesh.";
+  r.plots.push_back(paths);
+  r.plots.push_back(speed_plot);
   std::error_code ignored;
   if (root()) fs::remove_all(directory, ignored);
 }
@@ -353,7 +592,7 @@ std::vector<SectionSpec> fem_sections() {
   return {
       {"1", "FEM", "Hertz normal impact (analytic)", 60, 3600, fem_hertz},
       {"2", "FEM", "Seed 000 Table 6.1: the eight sphere cases", 240, 2400, fem_spheres},
-      {"3", "FEM", "Seed 000 Table 5.2: rod cases a-d", 180, 14400, fem_rod},
+      {"3", "FEM", "Seed 000 Table 5.2: rod cases a-d", 190, 3600, fem_rod},
   };
 }
 
