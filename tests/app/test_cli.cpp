@@ -14,27 +14,14 @@
 #include <random>
 #include <sstream>
 
+#include "shell.h"
+
 namespace fs = std::filesystem;
 
 namespace {
 
-struct Invocation {
-  int status = -1;     // exit status, or -1 if killed by a signal
-  std::string output;  // stdout and stderr
-};
-
-Invocation run(const std::string& arguments) {
-  const std::string command = std::string(REBOUND_BINARY) + " " + arguments + " 2>&1";
-  Invocation result;
-  FILE* pipe = popen(command.c_str(), "r");
-  if (!pipe) return result;
-  char buffer[4096];
-  std::size_t n;
-  while ((n = fread(buffer, 1, sizeof buffer, pipe)) > 0) result.output.append(buffer, n);
-  const int status = pclose(pipe);
-  result.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return result;
-}
+using rebound::test::Invocation;
+const auto run = rebound::test::rebound;
 
 fs::path scratch(const std::string& name) {
   const fs::path dir =

@@ -31,6 +31,8 @@
 #include <string>
 #include <vector>
 
+#include "shell.h"
+
 namespace fs = std::filesystem;
 using nlohmann::json;
 
@@ -38,25 +40,8 @@ namespace {
 
 const std::string kCases = REBOUND_SOURCE_DIR "/cases/";
 
-struct Invocation {
-  int status = -1;     // exit status, or -1 if killed by a signal
-  std::string output;  // stdout and stderr
-  double seconds = 0;  // wall time
-};
-
-Invocation shell(const std::string& command) {
-  const auto start = std::chrono::steady_clock::now();
-  Invocation result;
-  FILE* pipe = popen((command + " 2>&1").c_str(), "r");
-  if (!pipe) return result;
-  char buffer[4096];
-  std::size_t n;
-  while ((n = fread(buffer, 1, sizeof buffer, pipe)) > 0) result.output.append(buffer, n);
-  const int status = pclose(pipe);
-  result.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  return result;
-}
+using rebound::test::Invocation;
+using rebound::test::shell;
 
 std::string shell_quote(const fs::path& path) {
   return "'" + path.string() + "'";
@@ -361,6 +346,14 @@ void expect_all_files(const PairRun& run) {
   view << in.rdbuf();
   EXPECT_NE(view.str().find("RESULT_DIRECTORY = " + json(fs::absolute(run.dir).string()).dump()),
             std::string::npos);
+  // report.md prints "—" for an undefined number (the Hertz pair's tangential columns stay 0, so
+  // their max / peak is undefined), never "nan" or "inf".
+  std::ifstream report_file(run.dir / "report.md");
+  std::stringstream report;
+  report << report_file.rdbuf();
+  for (const char* bad : {"nan", "inf"})
+    EXPECT_EQ(report.str().find(bad), std::string::npos) << bad << " in report.md:\n"
+                                                         << report.str();
 }
 
 // --- the fixtures ----------------------------------------------------------------------------
