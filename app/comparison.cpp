@@ -168,15 +168,17 @@ std::string report_markdown(const nlohmann::json& comparison, const std::string&
       {"lambda", ""},
       {"theta", "rad"}};
   char cell[256];
+  // A number of the comparison, or "—" where it is undefined (null): a relative difference to 0,
+  // max / peak of a history column that stays 0.
+  auto text = [](const nlohmann::json& v, const char* format) {
+    if (!v.is_number()) return std::string("—");
+    char buffer[64];
+    std::snprintf(buffer, sizeof buffer, format, v.get<double>());
+    return std::string(buffer);
+  };
   for (const auto& [key, unit] : rows) {
     if (!summary.contains(key)) continue;
     const auto& row = summary[key];
-    auto text = [](const nlohmann::json& v, const char* format) {
-      if (!v.is_number()) return std::string("–");
-      char buffer[64];
-      std::snprintf(buffer, sizeof buffer, format, v.get<double>());
-      return std::string(buffer);
-    };
     std::snprintf(cell, sizeof cell, "| %s | %s | %s | %s | %s | %s |\n", key.c_str(), unit.c_str(),
                   text(row[a], "%.6g").c_str(), text(row[b], "%.6g").c_str(),
                   text(row["difference"], "%+.3g").c_str(),
@@ -195,13 +197,9 @@ std::string report_markdown(const nlohmann::json& comparison, const std::string&
       header = true;
     }
     const auto& h = histories[column];
-    auto value = [](const nlohmann::json& v) {
-      return v.is_number() ? v.get<double>() : std::nan("");
-    };
-    std::snprintf(cell, sizeof cell, "| %s | %.4g | %.4g | %.3g |\n", column.c_str(),
-                  value(h["l2_difference"]), value(h["max_difference"]),
-                  value(h["max_difference_relative_to_peak"]));
-    out += cell;
+    out += "| " + column + " | " + text(h["l2_difference"], "%.4g") + " | " +
+           text(h["max_difference"], "%.4g") + " | " +
+           text(h["max_difference_relative_to_peak"], "%.3g") + " |\n";
   }
   return out;
 }
