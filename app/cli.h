@@ -58,6 +58,9 @@ std::string format_number(const nlohmann::json& value, const char* format = "%.6
 // coefficients, impulses, final centre velocity and spin, energy loss), one screen section.
 void print_rebound_quantities(const nlohmann::json& summary);
 
+// "42 s", "3 min 5 s", "1 h 02 min" ("?" when not finite or negative).
+std::string format_duration(double seconds);
+
 // True when standard output is a terminal (progress bars, colours).
 bool stdout_is_terminal();
 

@@ -301,18 +301,6 @@ void check_meshable(const cases::Case& c, int extra_levels) {
   }
 }
 
-std::string format_duration(double seconds) {
-  char text[64];
-  if (!std::isfinite(seconds) || seconds < 0) return "?";
-  if (seconds < 60)
-    std::snprintf(text, sizeof text, "%.0f s", seconds);
-  else if (seconds < 3600)
-    std::snprintf(text, sizeof text, "%d min %02d s", int(seconds / 60), int(seconds) % 60);
-  else
-    std::snprintf(text, sizeof text, "%d h %02d min", int(seconds / 3600), int(seconds / 60) % 60);
-  return text;
-}
-
 bool run_plots_script(const std::string& arguments, const std::string& command) {
   const std::string script = (std::filesystem::path(REBOUND_SOURCE_DIR) / "scripts" / "plots.py");
   const std::string line = "/usr/bin/python3 '" + script + "' " + arguments + " > /dev/null";

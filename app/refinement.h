@@ -222,9 +222,6 @@ bool csv_equals(const std::string& cell, double value);  // same number to 1e-9 
 // Throws cases::CaseError (exit 2) when the FEM cannot mesh the case's body.
 void check_meshable(const cases::Case& c, int extra_levels);
 
-// "42 s", "3 min 5 s", "1 h 02 min".
-std::string format_duration(double seconds);
-
 // Runs /usr/bin/python3 scripts/plots.py with the arguments (already quoted for the shell);
 // false, after a warning naming `command`, when it fails.
 bool run_plots_script(const std::string& arguments, const std::string& command);

@@ -339,6 +339,8 @@ void fem_rod(const Options& options, SectionResult& r) {
   if (root())
     std::printf("    FEM refinement study of %s in %s\n", rod_a.name.c_str(), directory.c_str());
   const app::RefinementStudy study = app::run_refinement_study(rod_a, study_options);
+  // Rank 0 wrote the runs' summary.json and history.csv that every rank reads below.
+  MPI_Barrier(MPI_COMM_WORLD);
   if (study.interrupted) throw std::runtime_error("interrupted");
   if (study.series.empty()) throw std::runtime_error("the refinement study has no series");
   const app::RefinementSeries& series = study.series.front();
@@ -583,6 +585,7 @@ void fem_rod(const Options& options, SectionResult& r) {
   r.plots.push_back(paths);
   r.plots.push_back(speed_plot);
   std::error_code ignored;
+  MPI_Barrier(MPI_COMM_WORLD);  // every rank has read the study's files
   if (root()) fs::remove_all(directory, ignored);
 }
 
