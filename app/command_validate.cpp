@@ -136,7 +136,7 @@ int command_validate(const std::vector<std::string>& arguments) {
     }
     char estimate[512];
     std::snprintf(estimate, sizeof estimate,
-                  "\n  --quick   the default: about %.0f min on 2 cores (FEM on test-sized "
+                  "\n  --quick   the default: about %.0f min (FEM on test-sized "
                   "meshes; the lumped\n            halves take about a second)\n"
                   "  --full    FEM at the default resolution, p = 1 and 2, the rod study to\n"
                   "            fem.refinement 3; lumped sweeps with 10x the points: about %.1f h\n"
