@@ -2,9 +2,11 @@
 #pragma once
 
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <string>
 
 namespace rebound::test {
@@ -33,6 +35,15 @@ inline Invocation shell(const std::string& command) {
 // The `rebound` executable under test with these arguments.
 inline Invocation rebound(const std::string& arguments) {
   return shell(std::string(REBOUND_BINARY) + " " + arguments);
+}
+
+// An empty folder TMPDIR/<prefix>-<pid>/<name> for one test's files.
+inline std::filesystem::path scratch_directory(const std::string& prefix, const std::string& name) {
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / (prefix + "-" + std::to_string(::getpid())) / name;
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  return dir;
 }
 
 }  // namespace rebound::test

@@ -24,10 +24,7 @@ using rebound::test::Invocation;
 const auto run = rebound::test::rebound;
 
 fs::path scratch(const std::string& name) {
-  const fs::path dir =
-      fs::temp_directory_path() / ("rebound-test-" + std::to_string(::getpid())) / name;
-  fs::create_directories(dir);
-  return dir;
+  return rebound::test::scratch_directory("rebound-test", name);
 }
 
 std::string write(const fs::path& path, const std::string& text) {

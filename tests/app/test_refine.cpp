@@ -28,11 +28,7 @@ using rebound::test::Invocation;
 const auto run = rebound::test::rebound;
 
 fs::path scratch(const std::string& name) {
-  const fs::path dir =
-      fs::temp_directory_path() / ("rebound-refine-" + std::to_string(::getpid())) / name;
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir;
+  return rebound::test::scratch_directory("rebound-refine", name);
 }
 
 std::string read_text(const fs::path& path) {
