@@ -358,26 +358,29 @@ void expect_all_files(const PairRun& run) {
 
 // --- the fixtures ----------------------------------------------------------------------------
 
-// Seed 000 Table 6.1, Psi1 = 2, on the quick-start's coarse mesh (the README's main run).
-class PairQuick : public ::testing::Test {
+// One pair run shared by the tests of a fixture: SetUpTestSuite of `Fixture` sets run_.
+template <class Fixture>
+class SharedPairRun : public ::testing::Test {
  protected:
-  static void SetUpTestSuite() {
-    run_ = new PairRun(run_pair(kCases + "sphere-lai-psi2-quick.json", "sphere-lai-psi2-quick"));
-  }
   static void TearDownTestSuite() {
     delete run_;
     run_ = nullptr;
   }
   static const PairRun& run() { return *run_; }
-
- private:
-  static PairRun* run_;
+  static inline PairRun* run_ = nullptr;
 };
-PairRun* PairQuick::run_ = nullptr;
+
+// Seed 000 Table 6.1, Psi1 = 2, on the quick-start's coarse mesh (the README's main run).
+class PairQuick : public SharedPairRun<PairQuick> {
+ protected:
+  static void SetUpTestSuite() {
+    run_ = new PairRun(run_pair(kCases + "sphere-lai-psi2-quick.json", "sphere-lai-psi2-quick"));
+  }
+};
 
 // The shipped Hertz sphere on a coarse mesh (p = 1, no global refinement, cells of a_max / 2):
 // the shipped settings are the converged ones and take far longer.
-class PairHertz : public ::testing::Test {
+class PairHertz : public SharedPairRun<PairHertz> {
  protected:
   static void SetUpTestSuite() {
     json c = read_json(kCases + "hertz-steel-sphere.json");
@@ -387,19 +390,10 @@ class PairHertz : public ::testing::Test {
     std::ofstream(file) << c.dump(2) << "\n";
     run_ = new PairRun(run_pair(file.string(), "hertz-steel-sphere-coarse"));
   }
-  static void TearDownTestSuite() {
-    delete run_;
-    run_ = nullptr;
-  }
-  static const PairRun& run() { return *run_; }
-
- private:
-  static PairRun* run_;
 };
-PairRun* PairHertz::run_ = nullptr;
 
 // PairQuick's output (run it first), or a new run of the same case when there is none.
-class PairParaView : public ::testing::Test {
+class PairParaView : public SharedPairRun<PairParaView> {
  protected:
   static void SetUpTestSuite() {
     const fs::path dir = fs::path(REBOUND_PAIR_WORK_DIR) / "sphere-lai-psi2-quick";
@@ -410,16 +404,7 @@ class PairParaView : public ::testing::Test {
       run_ = new PairRun(run_pair(kCases + "sphere-lai-psi2-quick.json", "sphere-lai-psi2-quick"));
     }
   }
-  static void TearDownTestSuite() {
-    delete run_;
-    run_ = nullptr;
-  }
-  static const PairRun& run() { return *run_; }
-
- private:
-  static PairRun* run_;
 };
-PairRun* PairParaView::run_ = nullptr;
 
 }  // namespace
 
