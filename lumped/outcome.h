@@ -63,6 +63,9 @@ struct Sample {
   double spring_extension = 0;                             // epsilon
   Mode mode = Mode::stick;
   double dissipation = 0;  // D(tau) = -(Delta K + V), >= 0 and non-decreasing
+  // Fraction of the contact that sticks (area for the half-space model, springs for the MDR
+  // bed); NaN for the single-spring models, whose whole contact is in `mode`.
+  double stick_fraction = std::numeric_limits<double>::quiet_NaN();
 };
 
 struct Phase {
