@@ -8,13 +8,12 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
-#include <filesystem>
-#include <fstream>
 
 namespace rebound::app {
 
 Arguments::Arguments(std::string command, const std::vector<std::string>& arguments,
-                     std::vector<std::string> flags, std::vector<std::string> options)
+                     std::vector<std::string> flags, std::vector<std::string> options,
+                     const char* usage)
     : command_(std::move(command)) {
   auto known = [](const std::vector<std::string>& list, const std::string& name) {
     return std::find(list.begin(), list.end(), name) != list.end();
@@ -38,6 +37,12 @@ Arguments::Arguments(std::string command, const std::vector<std::string>& argume
       positional_.push_back(word);
     }
   }
+  if (help_) std::fputs(usage, stdout);
+}
+
+const std::string& Arguments::case_file() const {
+  if (positional_.size() != 1) throw UsageError("needs exactly one CASE file");
+  return positional_.front();
 }
 
 bool Arguments::flag(const std::string& name) const {
@@ -79,27 +84,6 @@ std::optional<double> Arguments::number(const std::string& name) const {
 std::string output_directory(const std::optional<std::string>& option,
                              const std::string& case_name) {
   return option ? *option : "results/" + case_name;
-}
-
-void write_file_atomically(const std::string& path, const std::string& text) {
-  namespace fs = std::filesystem;
-  const fs::path target(path);
-  std::error_code error;
-  if (target.has_parent_path()) fs::create_directories(target.parent_path(), error);
-  if (error)
-    throw RunError("cannot create folder " + target.parent_path().string() + ": " +
-                   error.message());
-  const fs::path temporary = target.string() + ".tmp";
-  {
-    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-    if (!out) throw RunError("cannot write " + temporary.string());
-    out << text;
-    out.flush();
-    if (!out) throw RunError("write failed for " + temporary.string());
-  }
-  fs::rename(temporary, target, error);
-  if (error)
-    throw RunError("cannot rename " + temporary.string() + " to " + path + ": " + error.message());
 }
 
 std::string format_number(const nlohmann::json& value, const char* format) {
@@ -152,16 +136,13 @@ bool stdout_is_terminal() {
   return ::isatty(STDOUT_FILENO) == 1;
 }
 
-std::string format_duration(double seconds) {
-  char text[64];
-  if (!std::isfinite(seconds) || seconds < 0) return "?";
-  if (seconds < 60)
-    std::snprintf(text, sizeof text, "%.0f s", seconds);
-  else if (seconds < 3600)
-    std::snprintf(text, sizeof text, "%d min %02d s", int(seconds / 60), int(seconds) % 60);
-  else
-    std::snprintf(text, sizeof text, "%d h %02d min", int(seconds / 3600), int(seconds / 60) % 60);
-  return text;
+void print_progress(const std::string& text) {
+  std::fputs(text.c_str(), stdout);
+  std::fflush(stdout);
+}
+
+void print_warning(const std::string& text) {
+  std::fputs(text.c_str(), stderr);
 }
 
 }  // namespace rebound::app

@@ -22,15 +22,19 @@ class RunError : public std::runtime_error {
 };
 
 // Parses "POSITIONAL... [--flag] [--option VALUE]" for one subcommand. Unknown options are a
-// UsageError naming the subcommand and the accepted options.
+// UsageError naming the subcommand and the accepted options. `usage` is the command's --help
+// text.
 class Arguments {
  public:
   Arguments(std::string command, const std::vector<std::string>& arguments,
-            std::vector<std::string> flags, std::vector<std::string> options);
+            std::vector<std::string> flags, std::vector<std::string> options, const char* usage);
   bool flag(const std::string& name) const;
   std::optional<std::string> option(const std::string& name) const;
   const std::vector<std::string>& positional() const { return positional_; }
+  // True when --help or -h was given; the usage has then been printed on standard output.
   bool help() const { return help_; }
+  // The one CASE file of the commands that take exactly one (UsageError otherwise).
+  const std::string& case_file() const;
 
   // Typed option values; a malformed value is a UsageError naming the option.
   std::optional<int> integer(const std::string& name, int low, int high) const;
@@ -48,9 +52,6 @@ class Arguments {
 std::string output_directory(const std::optional<std::string>& option,
                              const std::string& case_name);
 
-// Writes text to path atomically (temporary file + rename). Throws RunError on failure.
-void write_file_atomically(const std::string& path, const std::string& text);
-
 // A summary value for humans: the number in `format`, or "-" for null/missing.
 std::string format_number(const nlohmann::json& value, const char* format = "%.6g");
 
@@ -58,8 +59,10 @@ std::string format_number(const nlohmann::json& value, const char* format = "%.6
 // coefficients, impulses, final centre velocity and spin, energy loss), one screen section.
 void print_rebound_quantities(const nlohmann::json& summary);
 
-// "42 s", "3 min 5 s", "1 h 02 min" ("?" when not finite or negative).
-std::string format_duration(double seconds);
+// Progress text of a study on standard output, flushed (studies::Report); warnings on standard
+// error.
+void print_progress(const std::string& text);
+void print_warning(const std::string& text);
 
 // True when standard output is a terminal (progress bars, colours).
 bool stdout_is_terminal();

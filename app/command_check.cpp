@@ -72,15 +72,15 @@ void print_table(const cases::Case& c, const cases::Derived& d) {
 
 }  // namespace
 
+const char* const kCheckUsage =
+    "Usage: rebound check CASE... [--json]\n\n"
+    "Validates each case file and prints its derived quantities (mass properties,\n"
+    "N, lambda, theta, Psi1, Lai's and Hertz scales). --json prints one JSON array.\n"
+    "Exit status 2 if any case is rejected (every case is still checked).\n";
+
 int command_check(const std::vector<std::string>& arguments) {
-  const Arguments args("check", arguments, {"--json"}, {});
-  if (args.help()) {
-    std::cout << "Usage: rebound check CASE... [--json]\n\n"
-                 "Validates each case file and prints its derived quantities (mass properties,\n"
-                 "N, lambda, theta, Psi1, Lai's and Hertz scales). --json prints one JSON array.\n"
-                 "Exit status 2 if any case is rejected (every case is still checked).\n";
-    return 0;
-  }
+  const Arguments args("check", arguments, {"--json"}, {}, kCheckUsage);
+  if (args.help()) return 0;
   if (args.positional().empty()) throw UsageError("needs at least one CASE file");
   int status = 0;
   nlohmann::json all = nlohmann::json::array();

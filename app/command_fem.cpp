@@ -7,40 +7,44 @@
 
 #include "app/cli.h"
 #include "app/commands.h"
-#include "app/fem_run.h"
+#include "app/fem_progress.h"
 #include "app/mpi_session.h"
 #include "cases/case.h"
+#include "studies/fem_run.h"
 
 namespace rebound::app {
 
+const char* const kFemUsage =
+    "Usage: rebound fem CASE [-o DIR] [--level K] [--frames N] [--quiet]\n"
+    "       mpirun -np N rebound fem CASE [...]\n\n"
+    "Explicit 3-D FEM (deal.II, linear elasticity, FE_Q(fem.degree)) of the impact on\n"
+    "the rigid plane: kinematic node-to-plane contact with Coulomb friction, started from\n"
+    "the case's rigid-body motion; runs until the contact has ended and 0.2 Hertz\n"
+    "durations have passed (at most 3), or to fem.end_time. --level K adds K global\n"
+    "refinements to the mesh, --frames N sets the number of VTK frames (default\n"
+    "fem.frames). Writes into DIR/fem/ (DIR defaults to results/<case>):\n"
+    "  summary.json    rebound quantities (keys shared with `rebound lumped`) + run data\n"
+    "  history.csv     rigid-body averaged forces, impulses, velocities, energies\n"
+    "  solution.pvd    displacement, velocity, stress, von Mises, contact force frames\n"
+    "Ctrl-C ends the run cleanly (status \"interrupted\"). See docs/FEM.md.\n";
+
 int command_fem(const std::vector<std::string>& arguments) {
-  const Arguments args("fem", arguments, {"--quiet"}, {"-o", "--level", "--frames"});
-  if (args.help()) {
-    std::cout
-        << "Usage: rebound fem CASE [-o DIR] [--level K] [--frames N] [--quiet]\n"
-           "       mpirun -np N rebound fem CASE [...]\n\n"
-           "Explicit 3-D FEM (deal.II, linear elasticity, FE_Q(fem.degree)) of the impact on\n"
-           "the rigid plane: kinematic node-to-plane contact with Coulomb friction, started from\n"
-           "the case's rigid-body motion; runs until the contact has ended and 0.2 Hertz\n"
-           "durations have passed (at most 3), or to fem.end_time. --level K adds K global\n"
-           "refinements to the mesh, --frames N sets the number of VTK frames (default\n"
-           "fem.frames). Writes into DIR/fem/ (DIR defaults to results/<case>):\n"
-           "  summary.json    rebound quantities (keys shared with `rebound lumped`) + run data\n"
-           "  history.csv     rigid-body averaged forces, impulses, velocities, energies\n"
-           "  solution.pvd    displacement, velocity, stress, von Mises, contact force frames\n"
-           "Ctrl-C ends the run cleanly (status \"interrupted\"). See docs/FEM.md.\n";
-    return 0;
-  }
-  if (args.positional().size() != 1) throw UsageError("needs exactly one CASE file");
+  const Arguments args("fem", arguments, {"--quiet"}, {"-o", "--level", "--frames"}, kFemUsage);
+  if (args.help()) return 0;
   const int extra_levels = args.integer("--level", 0, 6).value_or(0);
-  const cases::Case c = cases::load_case(args.positional().front());
+  const cases::Case c = cases::load_case(args.case_file());
   const int frames = args.integer("--frames", 0, 100000).value_or(c.fem.frames);
   const std::string directory =
       (std::filesystem::path(output_directory(args.option("-o"), c.name)) / "fem").string();
 
   const MpiSession mpi;
   const bool root = mpi.root();
-  const FemRun run = run_fem_into(c, directory, extra_levels, frames, args.flag("--quiet"));
+  const bool quiet = args.flag("--quiet");
+  FemProgressPrinter progress;
+  const studies::FemRun run = studies::run_fem_into(c, directory, extra_levels, frames,
+                                                    quiet ? nullptr : progress.callback());
+  progress.finish();
+  if (root && !quiet) print_fem_summary(run.summary, directory);
   if (run.result.status == "failed") {
     if (root)
       std::cerr << "rebound fem: error: " << run.result.message << " (history and frames kept in "

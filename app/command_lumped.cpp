@@ -7,10 +7,10 @@
 
 #include "app/cli.h"
 #include "app/commands.h"
-#include "app/rigid_body_vtk.h"
 #include "cases/case.h"
 #include "cases/derived.h"
 #include "lumped/summary.h"
+#include "studies/lumped_run.h"
 
 namespace rebound::app {
 namespace {
@@ -37,29 +37,25 @@ void print_summary(const nlohmann::json& s, const std::string& directory) {
 
 }  // namespace
 
+const char* const kLumpedUsage =
+    "Usage: rebound lumped CASE [-o DIR] [--quiet]\n\n"
+    "Solves the case with the lumped model of its \"lumped\" section (default: Lai's\n"
+    "coupled-conservative model) and writes into DIR/lumped/ (default DIR:\n"
+    "results/<case name>):\n"
+    "  summary.json    rebound quantities (SI), the keys shared with the FEM\n"
+    "  history.csv     forces, impulses, rigid-body velocity/displacement of P, ...\n"
+    "  rigid_body.pvd  the body moved by the lumped motion, for ParaView\n";
+
 int command_lumped(const std::vector<std::string>& arguments) {
-  const Arguments args("lumped", arguments, {"--quiet"}, {"-o"});
-  if (args.help()) {
-    std::cout << "Usage: rebound lumped CASE [-o DIR] [--quiet]\n\n"
-                 "Solves the case with the lumped model of its \"lumped\" section (default: Lai's\n"
-                 "coupled-conservative model) and writes into DIR/lumped/ (default DIR:\n"
-                 "results/<case name>):\n"
-                 "  summary.json    rebound quantities (SI), the keys shared with the FEM\n"
-                 "  history.csv     forces, impulses, rigid-body velocity/displacement of P, ...\n"
-                 "  rigid_body.pvd  the body moved by the lumped motion, for ParaView\n";
-    return 0;
-  }
-  if (args.positional().size() != 1) throw UsageError("needs exactly one CASE file");
-  const cases::Case c = cases::load_case(args.positional().front());
+  const Arguments args("lumped", arguments, {"--quiet"}, {"-o"}, kLumpedUsage);
+  if (args.help()) return 0;
+  const cases::Case c = cases::load_case(args.case_file());
   const cases::Derived d = cases::derive(c);
   const std::string directory =
       (std::filesystem::path(output_directory(args.option("-o"), c.name)) / "lumped").string();
-  const lumped::Outcome outcome = lumped::solve(c, d);
-  const nlohmann::json summary = lumped::summary_json(c, d, outcome);
-  const auto rows = lumped::history_rows(c, d, outcome);
-  write_file_atomically(directory + "/history.csv", lumped::history_csv(rows));
-  write_rigid_body_frames(directory, c, d, rows, c.lumped.frames);
-  write_file_atomically(directory + "/summary.json", summary.dump(2) + "\n");
+  const studies::LumpedSolution solution =
+      studies::solve_lumped_into(c, d, directory, c.lumped.frames);
+  const nlohmann::json summary = observables::to_json(solution.summary);
   if (!args.flag("--quiet")) print_summary(summary, directory);
   return 0;
 }

@@ -12,6 +12,7 @@
 #include "cases/case.h"
 #include "cases/derived.h"
 #include "meshes/meshes.h"
+#include "observables/files.h"
 
 namespace rebound::app {
 namespace {
@@ -74,27 +75,25 @@ void print_table(const cases::Case& c, const meshes::MeshStatistics& s, const st
 
 }  // namespace
 
+const char* const kMeshUsage =
+    "Usage: rebound mesh CASE [-o DIR] [--level K]\n"
+    "       mpirun -np N rebound mesh CASE [-o DIR] [--level K]\n\n"
+    "Builds the hexahedral FEM mesh of a sphere or capsule case on exact curved\n"
+    "surfaces: fem.refinement uniform levels of the coarse mesh, then local refinement\n"
+    "toward the contact point P until every cell within the Hertz contact radius a_max\n"
+    "has diameter <= a_max / fem.contact_resolution (graded outward, 2:1 balanced).\n"
+    "--level K refines the finished mesh K more times uniformly (every cell halves: the\n"
+    "refinement study; 8^K times the cells). Writes DIR/mesh/mesh.vtu (mesh.pvtu +\n"
+    "mesh.<rank>.vtu under MPI) with cell data level, diameter, quality, subdomain, and\n"
+    "DIR/mesh/summary.json, and prints the same as a table. DIR defaults to\n"
+    "results/<case name>. See docs/MESHES.md.\n";
+
 int command_mesh(const std::vector<std::string>& arguments) {
-  const Arguments args("mesh", arguments, {}, {"-o", "--level"});
-  if (args.help()) {
-    std::cout
-        << "Usage: rebound mesh CASE [-o DIR] [--level K]\n"
-           "       mpirun -np N rebound mesh CASE [-o DIR] [--level K]\n\n"
-           "Builds the hexahedral FEM mesh of a sphere or capsule case on exact curved\n"
-           "surfaces: fem.refinement uniform levels of the coarse mesh, then local refinement\n"
-           "toward the contact point P until every cell within the Hertz contact radius a_max\n"
-           "has diameter <= a_max / fem.contact_resolution (graded outward, 2:1 balanced).\n"
-           "--level K refines the finished mesh K more times uniformly (every cell halves: the\n"
-           "refinement study; 8^K times the cells). Writes DIR/mesh/mesh.vtu (mesh.pvtu +\n"
-           "mesh.<rank>.vtu under MPI) with cell data level, diameter, quality, subdomain, and\n"
-           "DIR/mesh/summary.json, and prints the same as a table. DIR defaults to\n"
-           "results/<case name>. See docs/MESHES.md.\n";
-    return 0;
-  }
-  if (args.positional().size() != 1) throw UsageError("needs exactly one CASE file");
+  const Arguments args("mesh", arguments, {}, {"-o", "--level"}, kMeshUsage);
+  if (args.help()) return 0;
   const int extra_levels = args.integer("--level", 0, 4).value_or(0);
   // Everything that can reject the input happens before MPI starts (exit status 2).
-  const cases::Case c = cases::load_case(args.positional().front());
+  const cases::Case c = cases::load_case(args.case_file());
   meshes::MeshOptions options;
   try {
     meshes::place_body(c);
@@ -121,7 +120,7 @@ int command_mesh(const std::vector<std::string>& arguments) {
     summary["shape"] = cases::to_string(c.body.shape);
     summary["fem_refinement"] = c.fem.refinement;
     summary["mesh_file"] = file;
-    write_file_atomically(directory + "/summary.json", summary.dump(2) + "\n");
+    observables::write_file_atomically(directory + "/summary.json", summary.dump(2) + "\n");
     print_table(c, mesh.statistics, directory + "/" + file);
     std::fflush(stdout);
   }

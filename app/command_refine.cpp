@@ -4,6 +4,7 @@
 #include <deal.II/base/mpi.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <iostream>
 #include <sstream>
@@ -11,8 +12,8 @@
 #include "app/cli.h"
 #include "app/commands.h"
 #include "app/mpi_session.h"
-#include "app/refinement.h"
 #include "cases/case.h"
+#include "studies/refinement.h"
 
 namespace rebound::app {
 namespace {
@@ -68,57 +69,120 @@ std::vector<double> parse_resolutions(const std::string& text) {
   return values;
 }
 
+// The tables printed by `rebound refine`: the runs, then the convergence of every series.
+void print_refinement_study(const studies::RefinementStudy& study) {
+  const auto cell = [](double value, const char* format) {
+    return format_number(std::isfinite(value) ? nlohmann::json(value) : nlohmann::json(), format);
+  };
+  std::printf("\n%s: refinement study (%zu run%s)\n", study.case_name.c_str(), study.runs.size(),
+              study.runs.size() == 1 ? "" : "s");
+  std::printf("  %5s %3s %5s %8s %10s %10s %9s %6s %9s %9s %9s %10s %10s %10s %11s  %s\n", "level",
+              "ref", "res", "dofs", "h_contact", "h_max", "dt", "steps", "wall", "psi2", "e", "J_n",
+              "J_t", "F_max", "t_c", "status");
+  std::printf("  %5s %3s %5s %8s %10s %10s %9s %6s %9s %9s %9s %10s %10s %10s %11s\n", "", "", "",
+              "", "[m]", "[m]", "[s]", "", "", "", "", "[N s]", "[N s]", "[N]", "[s]");
+  for (const auto& run : study.runs) {
+    const auto v = [&](const char* q) {
+      return run.values.count(q) ? run.values.at(q) : std::numeric_limits<double>::quiet_NaN();
+    };
+    std::string status = run.status.empty() ? "not run" : run.status;
+    if (run.reused) status += " (reused)";
+    if (!run.message.empty()) status += ": " + run.message;
+    std::printf(
+        "  %5d %3d %5g %8s %10s %10s %9s %6s %9s %9s %9s %10s %10s %10s %11s  %s\n", run.level,
+        run.refinement, run.contact_resolution, cell(run.dofs, "%.0f").c_str(),
+        cell(run.h_contact, "%.4g").c_str(), cell(run.h_max, "%.4g").c_str(),
+        cell(run.time_step, "%.3g").c_str(), cell(run.steps, "%.0f").c_str(),
+        std::isfinite(run.wall_time) ? studies::format_duration(run.wall_time).c_str() : "-",
+        cell(v("psi2"), "%.5f").c_str(), cell(v("e_newton"), "%.6f").c_str(),
+        cell(v("normal_impulse"), "%.6g").c_str(), cell(v("tangential_impulse"), "%.4g").c_str(),
+        cell(v("peak_normal_force"), "%.6g").c_str(), cell(v("contact_duration"), "%.6g").c_str(),
+        status.c_str());
+  }
+  const bool hertz = !study.hertz.empty();
+  for (const auto& series : study.series) {
+    std::string what;
+    if (series.varied == "level") what = "levels";
+    if (series.varied == "refinement") what = "fem.refinement";
+    if (series.varied == "contact_resolution") what = "contact resolutions";
+    std::string fixed;
+    if (series.level >= 0) fixed += ", level " + std::to_string(series.level);
+    if (series.refinement >= 0) fixed += ", fem.refinement " + std::to_string(series.refinement);
+    if (series.contact_resolution > 0)
+      fixed += ", contact resolution " + format_number(series.contact_resolution, "%g");
+    std::printf(
+        "\n  Convergence over %s%s (h = %s): observed order p and Richardson value from the "
+        "last three runs\n",
+        what.c_str(), fixed.c_str(), series.h_measure.c_str());
+    std::printf("  %-30s %12s %7s %12s %10s %12s", "quantity", "finest", "order", "Richardson",
+                "error est", ("lumped " + study.lumped_model).c_str());
+    if (hertz) std::printf(" %12s", "Hertz");
+    std::printf("  status\n");
+    for (const auto& q : studies::refinement_quantities()) {
+      const studies::Convergence& conv = series.convergence.at(q);
+      const double lumped = study.lumped.count(q) ? study.lumped.at(q) : NAN;
+      std::printf("  %-30s %12s %7s %12s %10s %12s", q.c_str(), cell(conv.finest, "%.6g").c_str(),
+                  cell(conv.order, "%.2f").c_str(), cell(conv.extrapolated, "%.6g").c_str(),
+                  cell(conv.error_estimate, "%.2g").c_str(), cell(lumped, "%.6g").c_str());
+      if (hertz)
+        std::printf(" %12s", cell(study.hertz.count(q) ? study.hertz.at(q) : NAN, "%.6g").c_str());
+      std::printf("  %s\n", conv.status.c_str());
+    }
+  }
+  if (!study.lumped_error.empty())
+    std::printf("  (lumped reference unavailable: %s)\n", study.lumped_error.c_str());
+}
+
 }  // namespace
+
+const char* const kRefineUsage =
+    "Usage: rebound refine CASE [--levels A..B] [--refinements A..B]\n"
+    "                      [--contact-resolutions LIST] [-o DIR] [--resume] [--frames N]\n"
+    "                      [--quiet] [--no-plots]\n"
+    "       mpirun -np N rebound refine CASE [...]\n\n"
+    "Mesh-refinement study of the FEM: runs `rebound fem` at every combination of\n"
+    "  --levels A..B               extra uniform refinements of the finished mesh, as\n"
+    "                              `rebound fem --level K`, in [0, 6]: each halves every\n"
+    "                              cell and the time step (~16x the work); default 0\n"
+    "  --refinements A..B          values of fem.refinement, in [0, 8]: global levels of\n"
+    "                              the coarse mesh before the contact refinement, i.e.\n"
+    "                              the cells away from P (~2x the work each on coarse\n"
+    "                              meshes); default: the case's value\n"
+    "  --contact-resolutions LIST  values of fem.contact_resolution, increasing, in\n"
+    "                              [1, 64], e.g. 2,4,8: cells within a_max of P have\n"
+    "                              diameter <= a_max / value; default: the case's value\n"
+    "(at least one of the three), cheapest first, the rest of the case unchanged. Writes\n"
+    "into DIR (default results/<case name>):\n"
+    "  refinement.csv    one row per finished run, rewritten after each run: level,\n"
+    "                    refinement, contact_resolution, dofs, cells, h_contact, h_max,\n"
+    "                    time_step, steps, wall_time, psi2, e_newton, normal_impulse,\n"
+    "                    tangential_impulse, peak_normal_force, contact_duration,\n"
+    "                    tangential_cor, spin_final, kinetic_energy_loss_fraction,\n"
+    "                    status, energy_balance_error, degree, mpi_ranks, case,\n"
+    "                    case_hash, directory, message\n"
+    "  refinement.json   the runs, the references and, for each series (the runs along\n"
+    "                    one option, the others fixed) and quantity, the observed order\n"
+    "                    p = log((q1-q2)/(q2-q3))/log(r) from the last three runs (r the\n"
+    "                    ratio of h: h_contact, or h_max along --refinements; uneven\n"
+    "                    ratios are solved exactly), the Richardson value\n"
+    "                    q_R = q3 + (q3-q2)/(r^p-1) and its error estimate |q_R - q3|\n"
+    "  refine/refR_levelL_resS/      each run's summary.json and history.csv\n"
+    "  plots/refinement_<quantity>.png   the quantity vs h (log), with the lumped\n"
+    "                    model's value, Hertz's (normal impacts) and Richardson's\n"
+    "References: the case's lumped model (exact geometry) and, for normal or frictionless\n"
+    "impacts with theta = 0, Hertz's contact duration and peak force.\n"
+    "One line per finished run (with an ETA), then the tables. A failed run is recorded\n"
+    "(status failed) and the study goes on (exit status 1 at the end). Ctrl-C or\n"
+    "SIGTERM stops after writing the finished rows (exit status 130); --resume reuses\n"
+    "the rows of DIR/refinement.csv with the same case description (case_hash), level,\n"
+    "refinement and resolution. --frames N: VTK frames per run (default 0).\n"
+    "See docs/PAIR.md.\n";
 
 int command_refine(const std::vector<std::string>& arguments) {
   const Arguments args("refine", arguments, {"--quiet", "--resume", "--no-plots"},
-                       {"--levels", "--refinements", "--contact-resolutions", "-o", "--frames"});
-  if (args.help()) {
-    std::cout
-        << "Usage: rebound refine CASE [--levels A..B] [--refinements A..B]\n"
-           "                      [--contact-resolutions LIST] [-o DIR] [--resume] [--frames N]\n"
-           "                      [--quiet] [--no-plots]\n"
-           "       mpirun -np N rebound refine CASE [...]\n\n"
-           "Mesh-refinement study of the FEM: runs `rebound fem` at every combination of\n"
-           "  --levels A..B               extra uniform refinements of the finished mesh, as\n"
-           "                              `rebound fem --level K`, in [0, 6]: each halves every\n"
-           "                              cell and the time step (~16x the work); default 0\n"
-           "  --refinements A..B          values of fem.refinement, in [0, 8]: global levels of\n"
-           "                              the coarse mesh before the contact refinement, i.e.\n"
-           "                              the cells away from P (~2x the work each on coarse\n"
-           "                              meshes); default: the case's value\n"
-           "  --contact-resolutions LIST  values of fem.contact_resolution, increasing, in\n"
-           "                              [1, 64], e.g. 2,4,8: cells within a_max of P have\n"
-           "                              diameter <= a_max / value; default: the case's value\n"
-           "(at least one of the three), cheapest first, the rest of the case unchanged. Writes\n"
-           "into DIR (default results/<case name>):\n"
-           "  refinement.csv    one row per finished run, rewritten after each run: level,\n"
-           "                    refinement, contact_resolution, dofs, cells, h_contact, h_max,\n"
-           "                    time_step, steps, wall_time, psi2, e_newton, normal_impulse,\n"
-           "                    tangential_impulse, peak_normal_force, contact_duration,\n"
-           "                    tangential_cor, spin_final, kinetic_energy_loss_fraction,\n"
-           "                    status, energy_balance_error, degree, mpi_ranks, case,\n"
-           "                    case_hash, directory, message\n"
-           "  refinement.json   the runs, the references and, for each series (the runs along\n"
-           "                    one option, the others fixed) and quantity, the observed order\n"
-           "                    p = log((q1-q2)/(q2-q3))/log(r) from the last three runs (r the\n"
-           "                    ratio of h: h_contact, or h_max along --refinements; uneven\n"
-           "                    ratios are solved exactly), the Richardson value\n"
-           "                    q_R = q3 + (q3-q2)/(r^p-1) and its error estimate |q_R - q3|\n"
-           "  refine/refR_levelL_resS/      each run's summary.json and history.csv\n"
-           "  plots/refinement_<quantity>.png   the quantity vs h (log), with the lumped\n"
-           "                    model's value, Hertz's (normal impacts) and Richardson's\n"
-           "References: the case's lumped model (exact geometry) and, for normal or frictionless\n"
-           "impacts with theta = 0, Hertz's contact duration and peak force.\n"
-           "One line per finished run (with an ETA), then the tables. A failed run is recorded\n"
-           "(status failed) and the study goes on (exit status 1 at the end). Ctrl-C or\n"
-           "SIGTERM stops after writing the finished rows (exit status 130); --resume reuses\n"
-           "the rows of DIR/refinement.csv with the same case description (case_hash), level,\n"
-           "refinement and resolution. --frames N: VTK frames per run (default 0).\n"
-           "See docs/PAIR.md.\n";
-    return 0;
-  }
-  if (args.positional().size() != 1) throw UsageError("needs exactly one CASE file");
+                       {"--levels", "--refinements", "--contact-resolutions", "-o", "--frames"},
+                       kRefineUsage);
+  if (args.help()) return 0;
   const auto levels_text = args.option("--levels");
   const auto refinements_text = args.option("--refinements");
   const auto resolutions_text = args.option("--contact-resolutions");
@@ -126,22 +190,23 @@ int command_refine(const std::vector<std::string>& arguments) {
     throw UsageError(
         "needs --levels A..B, --refinements A..B and/or --contact-resolutions LIST (e.g. "
         "--levels 0..2)");
-  RefinementOptions options;
+  studies::RefinementOptions options;
   if (levels_text) options.levels = parse_levels("--levels", *levels_text, 0, 6);
   if (refinements_text)
     options.refinements = parse_levels("--refinements", *refinements_text, 0, 8);
   if (resolutions_text) options.contact_resolutions = parse_resolutions(*resolutions_text);
   options.frames = args.integer("--frames", 0, 100000).value_or(0);
   options.resume = args.flag("--resume");
-  options.quiet = args.flag("--quiet");
-  const cases::Case c = cases::load_case(args.positional().front());
+  const bool quiet = args.flag("--quiet");
+  if (!quiet) options.report = print_progress;
+  const cases::Case c = cases::load_case(args.case_file());
   options.directory = output_directory(args.option("-o"), c.name);
 
   const MpiSession mpi;
   const bool root = mpi.root();
-  const RefinementStudy study = run_refinement_study(c, options);
+  const studies::RefinementStudy study = studies::run_refinement_study(c, options);
   if (!root) return study.interrupted ? 130 : (study.failed > 0 ? 1 : 0);
-  if (!options.quiet) {
+  if (!quiet) {
     print_refinement_study(study);
     std::printf("\n  written to %s/refinement.csv, refinement.json\n", options.directory.c_str());
   }
@@ -153,8 +218,8 @@ int command_refine(const std::vector<std::string>& arguments) {
               << "/refinement.csv (rerun with --resume to continue)\n";
     return 130;
   }
-  if (!args.flag("--no-plots") && draw_refinement_plots(options.directory, c.name) &&
-      !options.quiet)
+  if (!args.flag("--no-plots") &&
+      studies::draw_refinement_plots(options.directory, c.name, print_warning) && !quiet)
     std::printf("  plots in %s/plots/refinement_*.png\n", options.directory.c_str());
   if (study.failed > 0) {
     std::cerr << "rebound refine: " << study.failed << " of " << study.runs.size()

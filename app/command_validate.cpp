@@ -19,8 +19,10 @@
 #if defined(REBOUND_HEAVY)
 #include "app/mpi_session.h"
 #endif
-#include "app/validation.h"
+#include "observables/files.h"
 #include "rebound/version.h"
+#include "studies/progress.h"
+#include "validation/validation.h"
 
 namespace rebound::app {
 namespace {
@@ -103,7 +105,8 @@ std::vector<std::string> split(const std::string& text) {
 int command_validate(const std::vector<std::string>& arguments) {
   const Arguments args("validate", arguments,
                        {"--quick", "--full", "--no-plots", "--quiet", "--no-fem"},
-                       {"-o", "--sections", "--threads", "--cases", "--json", "--merge"});
+                       {"-o", "--sections", "--threads", "--cases", "--json", "--merge"},
+                       "");  // the usage lists the sections: printed below
   std::vector<validation::SectionSpec> specs = validation::lumped_sections();
 #if defined(REBOUND_HEAVY)
   if (!args.flag("--no-fem"))
@@ -206,7 +209,7 @@ int command_validate(const std::vector<std::string>& arguments) {
         "rebound validate (%s): %zu section%s, estimated time %s on one core (FEM runs "
         "are parallel under mpirun)\n",
         full ? "full" : "quick", selected.size(), selected.size() == 1 ? "" : "s",
-        format_duration(estimate).c_str());
+        studies::format_duration(estimate).c_str());
   std::fflush(stdout);
 
   std::vector<validation::SectionResult> results;
@@ -229,7 +232,7 @@ int command_validate(const std::vector<std::string>& arguments) {
   if (const auto path = args.option("--json")) {
     nlohmann::json data = {{"sections", nlohmann::json::array()}};
     for (const auto& r : results) data["sections"].push_back(validation::to_json(r));
-    write_file_atomically(*path, data.dump() + "\n");
+    observables::write_file_atomically(*path, data.dump() + "\n");
     return validation::count(results).failed > 0 ? 1 : 0;
   }
   if (const auto path = args.option("--merge")) {
@@ -255,7 +258,8 @@ int command_validate(const std::vector<std::string>& arguments) {
     section.erase("plots");
     rows["sections"].push_back(section);
   }
-  write_file_atomically((image_directory / "validation.json").string(), rows.dump(1) + "\n");
+  observables::write_file_atomically((image_directory / "validation.json").string(),
+                                     rows.dump(1) + "\n");
 
   validation::ReportContext context;
   context.command = command_line(arguments);
@@ -270,7 +274,7 @@ int command_validate(const std::vector<std::string>& arguments) {
     const std::string data_path =
         (fs::temp_directory_path() / ("rebound-validate-" + std::to_string(::getpid()) + ".json"))
             .string();
-    write_file_atomically(data_path, validation::plots_json(results).dump() + "\n");
+    observables::write_file_atomically(data_path, validation::plots_json(results).dump() + "\n");
     const std::string script =
         (fs::path(REBOUND_SOURCE_DIR) / "scripts" / "validation_plots.py").string();
     const std::string command = "MPLBACKEND=Agg /usr/bin/python3 '" + script + "' '" + data_path +
@@ -285,7 +289,7 @@ int command_validate(const std::vector<std::string>& arguments) {
   context.total_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const std::string report_path = (fs::path(directory) / "VALIDATION.md").string();
-  write_file_atomically(report_path, validation::markdown_report(results, context));
+  observables::write_file_atomically(report_path, validation::markdown_report(results, context));
 
   const validation::Counts total = validation::count(results);
   const bool plots_failed = !context.plot_problem.empty() && !args.flag("--no-plots");

@@ -7,6 +7,7 @@
 #include "app/commands.h"
 #include "cases/case.h"
 #include "rebound/version.h"
+#include "studies/errors.h"
 
 namespace {
 
@@ -104,6 +105,9 @@ int main(int argc, char** argv) {
       return entry.run({arguments.begin() + 1, arguments.end()});
     } catch (const rebound::cases::CaseError& error) {
       std::cerr << "rebound " << first << ": error: " << error.what() << "\n";
+      return 2;
+    } catch (const rebound::studies::StudyInputError& error) {
+      std::cerr << "rebound " << first << ": " << error.what() << "\n";
       return 2;
     } catch (const rebound::app::UsageError& error) {
       std::cerr << "rebound " << first << ": " << error.what() << "\n"

@@ -144,6 +144,10 @@ PlanarInertia planar_inertia(const Eigen::Matrix2d& N) {
   return p;
 }
 
+double hertz_duration_constant() {
+  return 2 * std::sqrt(M_PI) * std::tgamma(1.4) / std::tgamma(0.9);
+}
+
 HertzScales hertz_scales(double contact_modulus, double radius, double normal_mass,
                          double normal_speed) {
   HertzScales h;
@@ -154,7 +158,7 @@ HertzScales hertz_scales(double contact_modulus, double radius, double normal_ma
   h.max_compression = std::pow(15.0 * normal_mass * normal_speed * normal_speed /
                                    (16.0 * contact_modulus * std::sqrt(radius)),
                                0.4);
-  h.duration = 2.9432 * h.max_compression / normal_speed;
+  h.duration = hertz_duration_constant() * h.max_compression / normal_speed;
   h.peak_force = 4.0 / 3.0 * contact_modulus * std::sqrt(radius) * std::pow(h.max_compression, 1.5);
   h.contact_radius = std::sqrt(radius * h.max_compression);
   return h;

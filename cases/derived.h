@@ -63,6 +63,10 @@ struct HertzScales {
   double peak_force = 0;       // F_max, N
   double contact_radius = 0;   // a_max, m
 };
+// tau_c / x_max of Hertz's normal impact x'' = -(4/3) x^{3/2}, x'(0) = 1:
+// 2 sqrt(pi) Gamma(7/5) / Gamma(9/10) = 2.94320... (PHYSICS sec. 6 rounds it to 2.9432).
+double hertz_duration_constant();
+
 HertzScales hertz_scales(double contact_modulus, double radius, double normal_mass,
                          double normal_speed);
 

@@ -27,6 +27,8 @@
 
 #include "cases/case.h"
 #include "cases/derived.h"
+#include "observables/history.h"
+#include "observables/quantities.h"
 
 namespace rebound::fem {
 
@@ -124,6 +126,8 @@ struct HistoryRow {
   double center_velocity_t, center_velocity_n, spin, normal_force_smoothed;
   double binormal_impulse, lowest_boundary_height, normal_contact_loss;
 };
+// history.csv's columns in memory, and the file (decimated to at most max_rows rows).
+observables::History history_table(const std::vector<HistoryRow>& rows);
 std::string history_csv(const std::vector<HistoryRow>& rows, std::size_t max_rows = 20000);
 
 struct Progress {
@@ -161,7 +165,9 @@ struct RunResult {
 // Collective; every rank returns the same result (the history is replicated).
 RunResult run(const cases::Case& c, const RunOptions& options, MPI_Comm communicator);
 
-// The summary of a finished run (lumped::summary_scalar_keys() in SI plus the FEM's keys).
+// The summary of a finished run: the rebound quantities (observables/quantities.h, the same
+// definitions as the lumped models') plus the FEM's own keys (status, mesh, energies, run data).
+observables::Summary summary(const cases::Case& c, const cases::Derived& d, const RunResult& r);
 nlohmann::json summary_json(const cases::Case& c, const cases::Derived& d, const RunResult& r);
 
 }  // namespace rebound::fem

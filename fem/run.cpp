@@ -10,18 +10,17 @@
 #include <fstream>
 #include <limits>
 #include <map>
+#include <sstream>
 
 #include "fem/fem.h"
-#include "lumped/summary.h"
+#include "observables/files.h"
+#include "observables/quantities.h"
 
 namespace rebound::fem {
 namespace {
 
 const double nan = std::numeric_limits<double>::quiet_NaN();
-
-nlohmann::json finite_or_null(double x) {
-  return std::isfinite(x) ? nlohmann::json(x) : nlohmann::json(nullptr);
-}
+using observables::finite_or_null;
 
 HistoryRow make_row(const State& s, const HistoryRow* previous, double dt, double friction) {
   HistoryRow r{};
@@ -63,44 +62,53 @@ HistoryRow make_row(const State& s, const HistoryRow* previous, double dt, doubl
 
 void write_pvd(const std::string& directory,
                const std::vector<std::pair<double, std::string>>& frames) {
-  const std::string path = directory + "/solution.pvd";
-  std::ofstream out(path + ".tmp");
+  std::ostringstream out;
   dealii::DataOutBase::write_pvd_record(out, frames);
-  out.close();
-  std::rename((path + ".tmp").c_str(), path.c_str());
+  observables::write_file_atomically(directory + "/solution.pvd", out.str());
 }
 
 }  // namespace
 
+observables::History history_table(const std::vector<HistoryRow>& rows) {
+  observables::History h;
+  const auto column = [&](const char* name, auto field) {
+    std::vector<double> values;
+    values.reserve(rows.size());
+    for (const HistoryRow& r : rows) values.push_back(double(r.*field));
+    h.add(name, std::move(values));
+  };
+  column("time", &HistoryRow::time);
+  column("normal_force", &HistoryRow::normal_force);
+  column("tangential_force", &HistoryRow::tangential_force);
+  column("normal_impulse", &HistoryRow::normal_impulse);
+  column("tangential_impulse", &HistoryRow::tangential_impulse);
+  column("normal_velocity", &HistoryRow::normal_velocity);
+  column("tangential_velocity", &HistoryRow::tangential_velocity);
+  column("normal_displacement", &HistoryRow::normal_displacement);
+  column("tangential_displacement", &HistoryRow::tangential_displacement);
+  column("kinetic_energy", &HistoryRow::kinetic_energy);
+  column("internal_energy", &HistoryRow::internal_energy);
+  column("rigid_kinetic_energy", &HistoryRow::rigid_kinetic_energy);
+  column("vibration_kinetic_energy", &HistoryRow::vibration_kinetic_energy);
+  column("frictional_dissipation", &HistoryRow::frictional_dissipation);
+  column("total_energy", &HistoryRow::total_energy);
+  column("contact_nodes", &HistoryRow::contact_nodes);
+  h.integer_columns.insert("contact_nodes");
+  column("contact_area", &HistoryRow::contact_area);
+  column("contact_node_velocity_t", &HistoryRow::contact_node_velocity_t);
+  column("contact_node_velocity_n", &HistoryRow::contact_node_velocity_n);
+  column("center_velocity_t", &HistoryRow::center_velocity_t);
+  column("center_velocity_n", &HistoryRow::center_velocity_n);
+  column("spin", &HistoryRow::spin);
+  column("normal_force_smoothed", &HistoryRow::normal_force_smoothed);
+  column("binormal_impulse", &HistoryRow::binormal_impulse);
+  column("lowest_boundary_height", &HistoryRow::lowest_boundary_height);
+  column("normal_contact_loss", &HistoryRow::normal_contact_loss);
+  return h;
+}
+
 std::string history_csv(const std::vector<HistoryRow>& rows, std::size_t max_rows) {
-  std::string out =
-      "time,normal_force,tangential_force,normal_impulse,tangential_impulse,normal_velocity,"
-      "tangential_velocity,normal_displacement,tangential_displacement,kinetic_energy,"
-      "internal_energy,rigid_kinetic_energy,vibration_kinetic_energy,frictional_dissipation,"
-      "total_energy,contact_nodes,contact_area,contact_node_velocity_t,contact_node_velocity_n,"
-      "center_velocity_t,center_velocity_n,spin,normal_force_smoothed,binormal_impulse,"
-      "lowest_boundary_height,normal_contact_loss\n";
-  const std::size_t stride =
-      max_rows > 0 && rows.size() > max_rows ? (rows.size() + max_rows - 1) / max_rows : 1;
-  char line[2048];
-  for (std::size_t i = 0; i < rows.size(); ++i) {
-    if (i % stride != 0 && i + 1 != rows.size()) continue;
-    const HistoryRow& r = rows[i];
-    std::snprintf(line, sizeof line,
-                  "%.10e,%.10e,%.10e,%.10e,%.10e,%.10e,%.10e,%.10e,%.10e,%.10e,%.10e,%.10e,"
-                  "%.10e,%.10e,%.10e,%d,%.10e,%.10e,%.10e,%.10e,%.10e,%.10e,%.10e,%.10e,%.10e,"
-                  "%.10e\n",
-                  r.time, r.normal_force, r.tangential_force, r.normal_impulse,
-                  r.tangential_impulse, r.normal_velocity, r.tangential_velocity,
-                  r.normal_displacement, r.tangential_displacement, r.kinetic_energy,
-                  r.internal_energy, r.rigid_kinetic_energy, r.vibration_kinetic_energy,
-                  r.frictional_dissipation, r.total_energy, r.contact_nodes, r.contact_area,
-                  r.contact_node_velocity_t, r.contact_node_velocity_n, r.center_velocity_t,
-                  r.center_velocity_n, r.spin, r.normal_force_smoothed, r.binormal_impulse,
-                  r.lowest_boundary_height, r.normal_contact_loss);
-    out += line;
-  }
-  return out;
+  return observables::to_csv(history_table(rows), max_rows);
 }
 
 RunResult run(const cases::Case& c, const RunOptions& options, MPI_Comm communicator) {
@@ -230,13 +238,12 @@ RunResult run(const cases::Case& c, const RunOptions& options, MPI_Comm communic
   return result;
 }
 
-nlohmann::json summary_json(const cases::Case& c, const cases::Derived& d, const RunResult& r) {
+observables::Summary summary(const cases::Case& c, const cases::Derived& d, const RunResult& r) {
   const auto& h = r.history;
   const State& s0 = r.initial;
   const State& s1 = r.final;
   const double dt = r.info.time_step;
   const double mu = c.contact.friction, nu = c.material.poisson_ratio;
-  const double psi = mu > 0 ? cases::psi_scale(nu, mu) : nan;
   const Eigen::Vector3d w = s1.contact_point_rigid_velocity;  // separation velocity of P
 
   // Contact phases from the per-step impulses and P's rigid-body normal velocity.
@@ -267,44 +274,40 @@ nlohmann::json summary_json(const cases::Case& c, const cases::Derived& d, const
   for (const HistoryRow& row : h)
     energy_error = std::max(energy_error, std::abs(row.total_energy - e0) / e0);
 
-  std::map<std::string, double> v;
-  v["psi1"] = d.psi1;
-  v["psi2"] = psi * w.x() / w.y();
-  v["incidence_angle"] = d.incidence_angle;
-  v["rebound_angle"] = std::atan2(w.x(), w.y());
-  v["e_newton"] = w.y() / c.impact.normal_speed;
-  v["e_poisson"] = compression_impulse > 0
-                       ? (h.back().normal_impulse - compression_impulse) / compression_impulse
-                       : nan;
-  v["e_stronge"] = work_c < 0 ? std::sqrt(std::max(0.0, work_r) / -work_c) : nan;
-  v["tangential_cor"] =
-      s0.centre_velocity.x() != 0 ? s1.centre_velocity.x() / s0.centre_velocity.x() : nan;
-  v["spin_final"] = s1.omega.z();
-  v["normal_impulse"] = h.back().normal_impulse;
-  v["tangential_impulse"] = h.back().tangential_impulse;
-  v["contact_duration"] = duration;
-  v["peak_normal_force"] = peak;
-  v["kinetic_energy_loss"] = s0.kinetic_energy - s1.rigid_kinetic_energy;
-  v["kinetic_energy_loss_fraction"] =
+  observables::Summary summary;
+  summary.case_name = c.name;
+  summary.solver = "fem";
+  summary.effective_mass = d.effective_mass;
+  observables::ReboundQuantities& q = summary.quantities;
+  q.psi1 = d.psi1;
+  q.psi2 = observables::rebound_psi(w.head<2>(), nu, mu);
+  q.incidence_angle = d.incidence_angle;
+  q.rebound_angle = observables::rebound_angle(w.head<2>());
+  q.e_newton = observables::newton_restitution(w.y(), c.impact.normal_speed);
+  q.e_poisson = observables::poisson_restitution(h.back().normal_impulse, compression_impulse);
+  q.e_stronge = observables::stronge_restitution(work_c, work_r);
+  q.tangential_cor =
+      observables::tangential_restitution(s0.centre_velocity.x(), s1.centre_velocity.x());
+  q.spin_final = s1.omega.z();
+  q.normal_impulse = h.back().normal_impulse;
+  q.tangential_impulse = h.back().tangential_impulse;
+  q.contact_duration = duration;
+  q.peak_normal_force = peak;
+  q.kinetic_energy_loss = s0.kinetic_energy - s1.rigid_kinetic_energy;
+  q.kinetic_energy_loss_fraction =
       (s0.kinetic_energy - s1.rigid_kinetic_energy) / s0.kinetic_energy;
-  v["lambda"] = d.lambda;
-  v["theta"] = d.theta;
+  q.lambda = d.lambda;
+  q.theta = d.theta;
+  q.center_velocity_initial = s0.centre_velocity.head<2>();
+  q.center_velocity_final = s1.centre_velocity.head<2>();
+  q.spin_initial = s0.omega.z();
+  q.contact_point_velocity_initial = s0.contact_point_rigid_velocity.head<2>();
+  q.contact_point_velocity_final = w.head<2>();
+  q.kinetic_energy_initial = s0.kinetic_energy;
 
-  nlohmann::json j;
-  j["case"] = c.name;
-  j["solver"] = "fem";
+  nlohmann::json& j = summary.details;
   j["status"] = r.status;
   if (!r.message.empty()) j["message"] = r.message;
-  for (const std::string& key : lumped::summary_scalar_keys())
-    j[key] = v.count(key) ? finite_or_null(v.at(key)) : nlohmann::json(nullptr);
-  j["center_velocity_initial"] = {s0.centre_velocity.x(), s0.centre_velocity.y()};
-  j["center_velocity_final"] = {s1.centre_velocity.x(), s1.centre_velocity.y()};
-  j["spin_initial"] = s0.omega.z();
-  j["contact_point_velocity_initial"] = {s0.contact_point_rigid_velocity.x(),
-                                         s0.contact_point_rigid_velocity.y()};
-  j["contact_point_velocity_final"] = {w.x(), w.y()};
-  j["kinetic_energy_initial"] = s0.kinetic_energy;
-  j["effective_mass"] = d.effective_mass;
   j["peak_normal_force_raw"] = peak_raw;
   j["binormal_impulse"] = h.back().binormal_impulse;
   j["vibration_kinetic_energy_final"] = s1.vibration_kinetic_energy;
@@ -332,7 +335,11 @@ nlohmann::json summary_json(const cases::Case& c, const cases::Derived& d, const
   j["total_mass_exact"] = d.body.mass;
   j["constrained_dofs"] = r.info.constrained_dofs;
   j["mesh"] = r.info.mesh_statistics;
-  return j;
+  return summary;
+}
+
+nlohmann::json summary_json(const cases::Case& c, const cases::Derived& d, const RunResult& r) {
+  return observables::to_json(summary(c, d, r));
 }
 
 }  // namespace rebound::fem

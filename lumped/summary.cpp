@@ -12,9 +12,7 @@
 namespace rebound::lumped {
 namespace {
 
-nlohmann::json finite_or_null(double x) {
-  return std::isfinite(x) ? nlohmann::json(x) : nlohmann::json();
-}
+using observables::finite_or_null;
 
 // Body velocity change from the impulse g at P: du = m^-1 l g (seed 000 eq. 3.21) with the
 // generalized speeds of eqs. 3.37-3.38 (centre velocity along t, n and spin about b).
@@ -105,55 +103,70 @@ std::vector<HistoryRow> history_rows(const cases::Case& c, const cases::Derived&
   return rows;
 }
 
-std::string history_csv(const std::vector<HistoryRow>& rows) {
-  std::string out =
-      "time,normal_force,tangential_force,normal_impulse,tangential_impulse,normal_velocity,"
-      "tangential_velocity,normal_displacement,tangential_displacement,kinetic_energy,"
-      "tangential_spring_extension,mode,dissipation,gamma_t,gamma_n,delta_t,delta_n,epsilon,tau,"
-      "center_velocity_t,center_velocity_n,spin\n";
-  char line[1024];
-  for (const HistoryRow& r : rows) {
-    std::snprintf(line, sizeof line,
-                  "%.10e,%.10e,%.10e,%.10e,%.10e,%.10e,%.10e,%.10e,%.10e,%.10e,%.10e,%s,%.10e,"
-                  "%.10e,%.10e,%.10e,%.10e,%.10e,%.10e,%.10e,%.10e,%.10e\n",
-                  r.time, r.normal_force, r.tangential_force, r.normal_impulse,
-                  r.tangential_impulse, r.normal_velocity, r.tangential_velocity,
-                  r.normal_displacement, r.tangential_displacement, r.kinetic_energy,
-                  r.tangential_spring_extension, to_string(r.mode), r.dissipation, r.gamma_t,
-                  r.gamma_n, r.delta_t, r.delta_n, r.epsilon, r.tau, r.centre_velocity_t,
-                  r.centre_velocity_n, r.spin);
-    out += line;
-  }
-  return out;
+observables::History history_table(const std::vector<HistoryRow>& rows) {
+  observables::History h;
+  const auto column = [&](const char* name, auto field) {
+    std::vector<double> values;
+    values.reserve(rows.size());
+    for (const HistoryRow& r : rows) values.push_back(r.*field);
+    h.add(name, std::move(values));
+  };
+  column("time", &HistoryRow::time);
+  column("normal_force", &HistoryRow::normal_force);
+  column("tangential_force", &HistoryRow::tangential_force);
+  column("normal_impulse", &HistoryRow::normal_impulse);
+  column("tangential_impulse", &HistoryRow::tangential_impulse);
+  column("normal_velocity", &HistoryRow::normal_velocity);
+  column("tangential_velocity", &HistoryRow::tangential_velocity);
+  column("normal_displacement", &HistoryRow::normal_displacement);
+  column("tangential_displacement", &HistoryRow::tangential_displacement);
+  column("kinetic_energy", &HistoryRow::kinetic_energy);
+  column("tangential_spring_extension", &HistoryRow::tangential_spring_extension);
+  std::vector<std::string> modes;
+  for (const HistoryRow& r : rows) modes.emplace_back(to_string(r.mode));
+  h.add_labels("mode", std::move(modes));
+  column("dissipation", &HistoryRow::dissipation);
+  column("gamma_t", &HistoryRow::gamma_t);
+  column("gamma_n", &HistoryRow::gamma_n);
+  column("delta_t", &HistoryRow::delta_t);
+  column("delta_n", &HistoryRow::delta_n);
+  column("epsilon", &HistoryRow::epsilon);
+  column("tau", &HistoryRow::tau);
+  column("center_velocity_t", &HistoryRow::centre_velocity_t);
+  column("center_velocity_n", &HistoryRow::centre_velocity_n);
+  column("spin", &HistoryRow::spin);
+  return h;
 }
 
-SummaryScalars summary_scalars(const cases::Case& c, const cases::Derived& d, const Outcome& o) {
+std::string history_csv(const std::vector<HistoryRow>& rows) {
+  return observables::to_csv(history_table(rows));
+}
+
+observables::ReboundQuantities rebound_quantities(const cases::Case& c, const cases::Derived& d,
+                                                  const Outcome& o) {
   const double m = d.effective_mass, v = d.approach_speed, eta = d.length_scale;
   const double impulse_scale = m * v, time_scale = eta / v, force_scale = m * v * v / eta;
   const double nu = c.material.poisson_ratio, mu = c.contact.friction;
   const Eigen::Vector2d w = o.separation_velocity * v;  // separation velocity of P, m/s
   const Eigen::Vector2d g = o.impulse * impulse_scale;  // impulse on the body at P, N s
-  const double nan = std::numeric_limits<double>::quiet_NaN();
-  const double psi = mu > 0 ? cases::psi_scale(nu, mu) : nan;
+  // The normal works of the contact force on P over m v^2 (seed 000 eqs. 5.74-5.75), J.
+  const double work_scale = m * v * v;
   const BodyVelocity before = body_velocity(d, Eigen::Vector2d::Zero());
   const BodyVelocity after = body_velocity(d, g);
   const Eigen::Vector2d v0 = incident_velocity(d.incidence_angle);
   const double kinetic_change = m * v * v * 0.5 * (v0 + o.separation_velocity).dot(o.impulse);
 
-  SummaryScalars r;
-  r.psi1 = psi * std::tan(d.incidence_angle);
-  r.psi2 = psi * w.x() / w.y();
+  observables::ReboundQuantities r;
+  r.psi1 = d.psi1;
+  r.psi2 = observables::rebound_psi(w, nu, mu);
   r.incidence_angle = d.incidence_angle;
-  r.rebound_angle = std::atan2(w.x(), w.y());
-  r.e_newton = w.y() / c.impact.normal_speed;
-  r.e_poisson = o.compression_normal_impulse > 0
-                    ? (o.impulse.y() - o.compression_normal_impulse) / o.compression_normal_impulse
-                    : nan;
-  r.e_stronge =
-      o.normal_work_compression < 0
-          ? std::sqrt(std::max(0.0, o.normal_work_restitution) / -o.normal_work_compression)
-          : nan;
-  r.tangential_cor = before.centre.x() != 0 ? after.centre.x() / before.centre.x() : nan;
+  r.rebound_angle = observables::rebound_angle(w);
+  r.e_newton = observables::newton_restitution(w.y(), c.impact.normal_speed);
+  r.e_poisson =
+      observables::poisson_restitution(g.y(), o.compression_normal_impulse * impulse_scale);
+  r.e_stronge = observables::stronge_restitution(o.normal_work_compression * work_scale,
+                                                 o.normal_work_restitution * work_scale);
+  r.tangential_cor = observables::tangential_restitution(before.centre.x(), after.centre.x());
   r.spin_final = after.spin;
   r.normal_impulse = g.y();
   r.tangential_impulse = g.x();
@@ -172,48 +185,18 @@ SummaryScalars summary_scalars(const cases::Case& c, const cases::Derived& d, co
   return r;
 }
 
-std::vector<double> SummaryScalars::values() const {
-  return {psi1,
-          psi2,
-          incidence_angle,
-          rebound_angle,
-          e_newton,
-          e_poisson,
-          e_stronge,
-          tangential_cor,
-          spin_final,
-          normal_impulse,
-          tangential_impulse,
-          contact_duration,
-          peak_normal_force,
-          kinetic_energy_loss,
-          kinetic_energy_loss_fraction,
-          lambda,
-          theta};
-}
-
-nlohmann::json summary_json(const cases::Case& c, const cases::Derived& d, const Outcome& o) {
-  const SummaryScalars r = summary_scalars(c, d, o);
+observables::Summary summary(const cases::Case& c, const cases::Derived& d, const Outcome& o) {
   const double m = d.effective_mass, v = d.approach_speed, eta = d.length_scale;
   const double impulse_scale = m * v, time_scale = eta / v;
-  nlohmann::json j;
-  j["case"] = c.name;
-  j["solver"] = "lumped:" + o.model;
+  observables::Summary summary;
+  summary.case_name = c.name;
+  summary.solver = "lumped:" + o.model;
+  summary.quantities = rebound_quantities(c, d, o);
+  summary.effective_mass = m;
+  nlohmann::json& j = summary.details;
   j["model"] = o.model;
   j["normal_law"] = c.lumped.normal_law;
-  const auto keys = summary_scalar_keys();
-  const auto values = r.values();
-  for (std::size_t i = 0; i < keys.size(); ++i) j[keys[i]] = finite_or_null(values[i]);
-  j["center_velocity_initial"] = {r.center_velocity_initial.x(), r.center_velocity_initial.y()};
-  j["center_velocity_final"] = {r.center_velocity_final.x(), r.center_velocity_final.y()};
-  j["spin_initial"] = r.spin_initial;
-  j["contact_point_velocity_initial"] = {r.contact_point_velocity_initial.x(),
-                                         r.contact_point_velocity_initial.y()};
-  j["contact_point_velocity_final"] = {r.contact_point_velocity_final.x(),
-                                       r.contact_point_velocity_final.y()};
-  j["kinetic_energy_initial"] = r.kinetic_energy_initial;
   j["creates_energy"] = o.creates_energy;
-  j["effective_mass"] = m;
   j["eta"] = eta;
   nlohmann::json phases = nlohmann::json::array();
   for (const Phase& p : o.phases) {
@@ -232,27 +215,11 @@ nlohmann::json summary_json(const cases::Case& c, const cases::Derived& d, const
   if (o.prescribed_restitution) j["prescribed_restitution"] = *o.prescribed_restitution;
   if (o.achieved_restitution) j["achieved_restitution"] = *o.achieved_restitution;
   j["notes"] = o.notes;
-  return j;
+  return summary;
 }
 
-std::vector<std::string> summary_scalar_keys() {
-  return {"psi1",
-          "psi2",
-          "incidence_angle",
-          "rebound_angle",
-          "e_newton",
-          "e_poisson",
-          "e_stronge",
-          "tangential_cor",
-          "spin_final",
-          "normal_impulse",
-          "tangential_impulse",
-          "contact_duration",
-          "peak_normal_force",
-          "kinetic_energy_loss",
-          "kinetic_energy_loss_fraction",
-          "lambda",
-          "theta"};
+nlohmann::json summary_json(const cases::Case& c, const cases::Derived& d, const Outcome& o) {
+  return observables::to_json(summary(c, d, o));
 }
 
 }  // namespace rebound::lumped

@@ -9,6 +9,8 @@
 #include "cases/case.h"
 #include "cases/derived.h"
 #include "lumped/outcome.h"
+#include "observables/history.h"
+#include "observables/quantities.h"
 
 namespace rebound::lumped {
 
@@ -33,25 +35,20 @@ struct HistoryRow {
 std::vector<HistoryRow> history_rows(const cases::Case& c, const cases::Derived& d,
                                      const Outcome& outcome);
 
-// The common columns first (shared with the FEM history), then the model's own.
-std::string history_csv(const std::vector<HistoryRow>& rows);
+// The history in memory (history.csv's columns): the common columns first (shared with the FEM
+// history), then the model's own.
+observables::History history_table(const std::vector<HistoryRow>& rows);
+std::string history_csv(const std::vector<HistoryRow>& rows);  // to_csv(history_table(rows))
 
-// The scalar results in SI (keys of summary_scalar_keys(), in that order, plus vectors).
-struct SummaryScalars {
-  double psi1, psi2, incidence_angle, rebound_angle, e_newton, e_poisson, e_stronge;
-  double tangential_cor, spin_final, normal_impulse, tangential_impulse, contact_duration;
-  double peak_normal_force, kinetic_energy_loss, kinetic_energy_loss_fraction, lambda, theta;
-  double kinetic_energy_initial, spin_initial;
-  Eigen::Vector2d center_velocity_initial, center_velocity_final;
-  Eigen::Vector2d contact_point_velocity_initial, contact_point_velocity_final;
-  std::vector<double> values() const;  // in the order of summary_scalar_keys()
-};
-SummaryScalars summary_scalars(const cases::Case& c, const cases::Derived& d, const Outcome& o);
+// The rebound quantities of a solve, SI (observables/quantities.h defines each one).
+observables::ReboundQuantities rebound_quantities(const cases::Case& c, const cases::Derived& d,
+                                                  const Outcome& outcome);
 
-// summary.json content: keys documented in docs/OUTPUTS.md, shared with the FEM.
+// The typed summary: the rebound quantities plus the model's own details (phases, notes,
+// non-dimensional results, prescribed and achieved restitution).
+observables::Summary summary(const cases::Case& c, const cases::Derived& d, const Outcome& outcome);
+
+// summary.json content (README "rebound lumped outputs"): to_json(summary(c, d, outcome)).
 nlohmann::json summary_json(const cases::Case& c, const cases::Derived& d, const Outcome& outcome);
-
-// Scalars of the summary in a fixed order (sweep.csv columns).
-std::vector<std::string> summary_scalar_keys();
 
 }  // namespace rebound::lumped

@@ -73,7 +73,7 @@ std::vector<SweepPoint> run_sweep(const cases::Case& base, const SweepRange& ran
         set_swept_value(c, base, range.variable, point.value);
         const cases::Derived d = cases::derive(c);
         const Outcome o = solve(c, d, false);
-        point.scalars = summary_scalars(c, d, o).values();
+        point.scalars = rebound_quantities(c, d, o).scalars();
         for (const Phase& p : o.phases)
           point.phases += (point.phases.empty() ? "" : "-") + std::string(to_string(p.mode));
         point.gamma_t = o.impulse.x();
@@ -91,7 +91,7 @@ std::vector<SweepPoint> run_sweep(const cases::Case& base, const SweepRange& ran
 }
 
 std::string sweep_csv(const SweepRange& range, const std::vector<SweepPoint>& rows) {
-  const auto keys = summary_scalar_keys();
+  const auto& keys = observables::summary_scalar_keys();
   std::string out = std::string("sweep_") + to_string(range.variable);
   for (const auto& key : keys) out += "," + key;
   out += ",phases,error\n";

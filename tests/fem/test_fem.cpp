@@ -176,7 +176,7 @@ TEST(FemImpact, HertzDurationAndPeakForceWithinFivePercent) {
   EXPECT_LT(relative(duration, d.hertz.duration), 0.05);
   EXPECT_LT(relative(peak, d.hertz.peak_force), 0.05);
   // Every summary key of the lumped model is present.
-  for (const auto& key : rebound::lumped::summary_scalar_keys())
+  for (const auto& key : rebound::observables::summary_scalar_keys())
     EXPECT_TRUE(r.summary.contains(key)) << key;
 }
 
@@ -325,7 +325,7 @@ TEST(FemMpi, PartitionedRunEqualsSerial) {
   ASSERT_EQ(parallel.info.time_step, serial.info.time_step);
   ASSERT_EQ(parallel.final.step, serial.final.step);
   double worst = 0;
-  for (const auto& key : rebound::lumped::summary_scalar_keys()) {
+  for (const auto& key : rebound::observables::summary_scalar_keys()) {
     const auto& a = parallel.summary[key];
     const auto& b = serial.summary[key];
     ASSERT_EQ(a.is_null(), b.is_null()) << key;

@@ -1,4 +1,4 @@
-#include "app/rigid_body_vtk.h"
+#include "observables/rigid_body_vtk.h"
 
 #include <vtkAppendPolyData.h>
 #include <vtkCellArray.h>
@@ -19,9 +19,9 @@
 #include <filesystem>
 #include <fstream>
 
-#include "app/cli.h"
+#include "observables/files.h"
 
-namespace rebound::app {
+namespace rebound::observables {
 namespace {
 
 vtkSmartPointer<vtkPolyData> transformed(vtkAlgorithm* source, vtkTransform* transform) {
@@ -95,62 +95,65 @@ vtkSmartPointer<vtkPolyData> body_surface(const cases::Case& c, const cases::Der
   }
 }
 
-double interpolate(const std::vector<lumped::HistoryRow>& rows, double time,
-                   double lumped::HistoryRow::*field) {
-  if (time <= rows.front().time) return rows.front().*field;
-  for (std::size_t i = 1; i < rows.size(); ++i) {
-    if (rows[i].time < time) continue;
-    const double s = (time - rows[i - 1].time) / (rows[i].time - rows[i - 1].time);
-    return (1 - s) * rows[i - 1].*field + s * rows[i].*field;
-  }
-  return rows.back().*field;
+// Column `name` of the history at `time`, held constant outside the history's time range.
+double at_time(const History& h, const std::string& name, double time) {
+  const auto& t = h.column("time");
+  const auto& y = h.column(name);
+  if (time <= t.front()) return y.front();
+  if (time >= t.back()) return y.back();
+  return interpolate(t, y, time);
 }
 
 }  // namespace
 
 int write_rigid_body_frames(const std::string& directory, const cases::Case& c,
-                            const cases::Derived& d, const std::vector<lumped::HistoryRow>& rows,
-                            int frames) {
+                            const cases::Derived& d, const History& history, int frames) {
+  for (const char* column : {"time", "tangential_force", "normal_force", "center_velocity_t",
+                             "center_velocity_n", "spin"})
+    if (!history.has(column))
+      throw FileError(std::string("rigid_body.pvd: the history has no column ") + column);
+  const std::vector<double>& time_of = history.column("time");
+  const std::vector<double>& vt = history.column("center_velocity_t");
+  const std::vector<double>& vn = history.column("center_velocity_n");
+  const std::vector<double>& spin_of = history.column("spin");
+  const std::size_t rows = history.rows();
   std::filesystem::create_directories(directory);
   const vtkSmartPointer<vtkPolyData> surface = body_surface(c, d);
   const Eigen::Vector3d g0 = d.body.centre_of_mass;  // P is the origin
 
   // Rigid-body position of G and rotation angle by trapezoidal integration of the history.
-  std::vector<Eigen::Vector2d> centre(rows.size(), Eigen::Vector2d(g0.x(), g0.y()));
-  std::vector<double> angle(rows.size(), 0.0);
-  for (std::size_t i = 1; i < rows.size(); ++i) {
-    const double dt = rows[i].time - rows[i - 1].time;
-    centre[i] = centre[i - 1] +
-                0.5 * dt *
-                    Eigen::Vector2d(rows[i].centre_velocity_t + rows[i - 1].centre_velocity_t,
-                                    rows[i].centre_velocity_n + rows[i - 1].centre_velocity_n);
-    angle[i] = angle[i - 1] + 0.5 * dt * (rows[i].spin + rows[i - 1].spin);
+  std::vector<Eigen::Vector2d> centre(rows, Eigen::Vector2d(g0.x(), g0.y()));
+  std::vector<double> angle(rows, 0.0);
+  for (std::size_t i = 1; i < rows; ++i) {
+    const double dt = time_of[i] - time_of[i - 1];
+    centre[i] = centre[i - 1] + 0.5 * dt * Eigen::Vector2d(vt[i] + vt[i - 1], vn[i] + vn[i - 1]);
+    angle[i] = angle[i - 1] + 0.5 * dt * (spin_of[i] + spin_of[i - 1]);
   }
-  const int count = rows.size() < 2 ? 1 : std::max(frames, 2);
-  const double end_time = rows.empty() ? 0.0 : rows.back().time;
+  const int count = rows < 2 ? 1 : std::max(frames, 2);
+  const double end_time = rows == 0 ? 0.0 : time_of.back();
   std::string collection =
       "<?xml version=\"1.0\"?>\n<VTKFile type=\"Collection\" version=\"0.1\">\n  <Collection>\n";
   for (int frame = 0; frame < count; ++frame) {
     const double time = count == 1 ? 0.0 : end_time * frame / (count - 1);
     double gx = g0.x(), gy = g0.y(), phi = 0, ft = 0, fn = 0, vgt = d.centre_velocity.x(),
            vgn = d.centre_velocity.y(), spin = d.spin;
-    if (!rows.empty()) {
+    if (rows > 0) {
       // Linear interpolation of the integrated motion.
       std::size_t i = 1;
-      while (i < rows.size() && rows[i].time < time) ++i;
-      if (i >= rows.size()) i = rows.size() - 1;
-      const double span = i > 0 ? rows[i].time - rows[i - 1].time : 0;
+      while (i < rows && time_of[i] < time) ++i;
+      if (i >= rows) i = rows - 1;
+      const double span = i > 0 ? time_of[i] - time_of[i - 1] : 0;
       const double s =
-          i > 0 && span > 0 ? std::clamp((time - rows[i - 1].time) / span, 0.0, 1.0) : 1.0;
+          i > 0 && span > 0 ? std::clamp((time - time_of[i - 1]) / span, 0.0, 1.0) : 1.0;
       const std::size_t j = i > 0 ? i - 1 : 0;
       gx = (1 - s) * centre[j].x() + s * centre[i].x();
       gy = (1 - s) * centre[j].y() + s * centre[i].y();
       phi = (1 - s) * angle[j] + s * angle[i];
-      ft = interpolate(rows, time, &lumped::HistoryRow::tangential_force);
-      fn = interpolate(rows, time, &lumped::HistoryRow::normal_force);
-      vgt = interpolate(rows, time, &lumped::HistoryRow::centre_velocity_t);
-      vgn = interpolate(rows, time, &lumped::HistoryRow::centre_velocity_n);
-      spin = interpolate(rows, time, &lumped::HistoryRow::spin);
+      ft = at_time(history, "tangential_force", time);
+      fn = at_time(history, "normal_force", time);
+      vgt = at_time(history, "center_velocity_t", time);
+      vgn = at_time(history, "center_velocity_n", time);
+      spin = at_time(history, "spin", time);
     }
     vtkNew<vtkTransform> motion;
     motion->PostMultiply();
@@ -202,7 +205,8 @@ int write_rigid_body_frames(const std::string& directory, const cases::Case& c,
     writer->SetFileName((std::filesystem::path(directory) / name).string().c_str());
     writer->SetInputData(moved);
     writer->SetDataModeToBinary();
-    if (writer->Write() != 1) throw RunError(std::string("cannot write ") + name);
+    if (writer->Write() != 1)
+      throw FileError("cannot write " + (std::filesystem::path(directory) / name).string());
     char entry[256];
     std::snprintf(entry, sizeof entry, "    <DataSet timestep=\"%.10e\" part=\"0\" file=\"%s\"/>\n",
                   time, name);
@@ -213,4 +217,4 @@ int write_rigid_body_frames(const std::string& directory, const cases::Case& c,
   return count;
 }
 
-}  // namespace rebound::app
+}  // namespace rebound::observables

@@ -7,14 +7,14 @@
 
 #include "cases/case.h"
 #include "cases/derived.h"
-#include "lumped/summary.h"
+#include "observables/history.h"
 
-namespace rebound::app {
+namespace rebound::observables {
 
 // Writes DIRECTORY/rigid_body.pvd and DIRECTORY/rigid_body_NNNN.vtp (frames evenly spaced in
-// time over the history). Returns the number of frames written.
+// time over the history; columns time, tangential_force, normal_force, center_velocity_t,
+// center_velocity_n, spin). Returns the number of frames written.
 int write_rigid_body_frames(const std::string& directory, const cases::Case& c,
-                            const cases::Derived& d, const std::vector<lumped::HistoryRow>& rows,
-                            int frames);
+                            const cases::Derived& d, const History& history, int frames);
 
-}  // namespace rebound::app
+}  // namespace rebound::observables

@@ -1,20 +1,19 @@
 // The FEM halves of validation sections 1-3 (compiled into rebound-fem only): Hertz impacts, the
 // eight Table 6.1 spheres paired with Lai's model, and the rod case a refinement study.
 #include <deal.II/base/mpi.h>
+#include <unistd.h>
 
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <stdexcept>
 
-#include "app/comparison.h"
-#include "app/refinement.h"
-#include "app/validation.h"
 #include "cases/derived.h"
 #include "fem/fem.h"
 #include "lumped/summary.h"
+#include "studies/refinement.h"
+#include "validation/validation.h"
 
 namespace rebound::validation {
 namespace {
@@ -266,17 +265,17 @@ RodRun rod_run(const fem::RunResult& r) {
   return run;
 }
 
-// A run written by the refinement study (summary.json, history.csv in `directory`).
-RodRun rod_run(const std::string& directory) {
+// A run made by the refinement study (kept in memory by the study).
+RodRun rod_run(const studies::RefinementRun& study_run) {
   RodRun run;
-  const std::string file = directory + "/summary.json";
-  std::ifstream in(file);
-  if (!in) throw std::runtime_error(file + ": cannot be read");
-  run.summary = nlohmann::json::parse(in);
-  run.body = cases::mass_properties_from_json(
-      run.summary.value("mesh_mass_properties", nlohmann::json()), file + " mesh_mass_properties");
-  const auto history = app::read_csv(directory + "/history.csv");
-  run.path = fem_path(history.values.at("tangential_impulse"), history.values.at("normal_impulse"));
+  run.summary = study_run.summary;
+  if (!run.summary.is_object() || study_run.history.rows() == 0)
+    throw std::runtime_error(study_run.directory + ": the study kept no result of this run");
+  run.body =
+      cases::mass_properties_from_json(run.summary.value("mesh_mass_properties", nlohmann::json()),
+                                       study_run.directory + " mesh_mass_properties");
+  run.path = fem_path(study_run.history.column("tangential_impulse"),
+                      study_run.history.column("normal_impulse"));
   return run;
 }
 
@@ -331,11 +330,14 @@ void fem_rod(const Options& options, SectionResult& r) {
   const Mesh mesh = full ? Mesh{1, 2, 2} : Mesh{1, 1, 1};
   cases::Case rod_a = cases::load_case(options.cases_directory + "/rod-lai-a.json");
   rod_a = meshed(rod_a, mesh);
-  app::RefinementOptions study_options;
+  studies::RefinementOptions study_options;
   // The body's mesh (fem.refinement), not the contact zone, limits these coarse runs: refining
   // only the contact converges to the coarse body's own limit (docs/PAIR.md).
   study_options.refinements = full ? std::vector<int>{0, 1, 2, 3} : std::vector<int>{0, 1, 2};
-  study_options.quiet = false;
+  study_options.report = [](const std::string& text) {
+    std::fputs(text.c_str(), stdout);
+    std::fflush(stdout);
+  };
   study_options.frames = 0;
   const fs::path directory =
       fs::temp_directory_path() / ("rebound-validate-rod-" + std::to_string(::getpid()));
@@ -344,19 +346,19 @@ void fem_rod(const Options& options, SectionResult& r) {
   // ---- 3a: refinement study of rod case a at 1 m/s.
   if (root())
     std::printf("    FEM refinement study of %s in %s\n", rod_a.name.c_str(), directory.c_str());
-  const app::RefinementStudy study = app::run_refinement_study(rod_a, study_options);
+  const studies::RefinementStudy study = studies::run_refinement_study(rod_a, study_options);
   // Rank 0 wrote the runs' summary.json and history.csv that every rank reads below.
   MPI_Barrier(MPI_COMM_WORLD);
   if (study.interrupted) throw std::runtime_error("interrupted");
   if (study.series.empty()) throw std::runtime_error("the refinement study has no series");
-  const app::RefinementSeries& series = study.series.front();
+  const studies::RefinementSeries& series = study.series.front();
   RodRun a_on_mesh;
   for (std::size_t k : series.runs) {
-    const app::RefinementRun& run = study.runs[k];
+    const studies::RefinementRun& run = study.runs[k];
     if (run.status != "completed")
       throw std::runtime_error(rod_a.name + ": refinement run " + std::to_string(run.refinement) +
                                " " + run.status + ": " + run.message);
-    const RodRun fem = rod_run(run.directory);
+    const RodRun fem = rod_run(run);
     if (run.refinement == mesh.refinement) a_on_mesh = fem;
     const LaiRun same_body = lai_bodies(rod_a, fem.body).fe_body;
     const std::string label = text("fem.refinement %.0f, h_max = %.3g mm, %.0f dofs",
@@ -367,11 +369,11 @@ void fem_rod(const Options& options, SectionResult& r) {
                                "reference: Lai on this FE body"));
   }
   const LaiBodies a_lai = lai_bodies(rod_a, a_on_mesh.body);
-  std::map<std::string, app::Convergence> converged;
+  std::map<std::string, studies::Convergence> converged;
   for (const char* q : {"psi2", "normal_impulse", "e_newton", "tangential_impulse"}) {
     const auto it = series.convergence.find(q);
     if (it == series.convergence.end()) continue;
-    const app::Convergence& conv = it->second;
+    const studies::Convergence& conv = it->second;
     converged[q] = conv;
     const std::string note = conv.status + (std::isfinite(conv.error_estimate)
                                                 ? text(", Richardson %.6g ± %.2g",
@@ -467,11 +469,11 @@ void fem_rod(const Options& options, SectionResult& r) {
           compare("3", rod_a.name, q + text(" at v × %g: FEM vs Lai (FE body)", speeds[i]), f, l));
     }
   }
-  std::map<std::string, app::Convergence> rate_fit;
+  std::map<std::string, studies::Convergence> rate_fit;
   for (std::size_t j = 0; j < 3; ++j) {
     const std::string q = speed_quantities[j];
     const auto& g = gaps[q];
-    const app::Convergence conv = app::observed_convergence(speeds, g);
+    const studies::Convergence conv = studies::observed_convergence(speeds, g);
     rate_fit[q] = conv;
     const bool power_law = conv.status == "ok" && std::abs(conv.order - 0.4) <= 0.2;
     const std::string what =

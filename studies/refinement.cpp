@@ -1,4 +1,4 @@
-#include "app/refinement.h"
+#include "studies/refinement.h"
 
 #include <deal.II/base/mpi.h>
 
@@ -13,27 +13,18 @@
 #include <sstream>
 #include <tuple>
 
-#include "app/cli.h"
-#include "app/fem_run.h"
 #include "cases/derived.h"
 #include "lumped/summary.h"
-#include "meshes/meshes.h"
+#include "observables/files.h"
+#include "studies/errors.h"
+#include "studies/fem_run.h"
+#include "studies/plots.h"
+#include "studies/run_table.h"
 
-namespace rebound::app {
+namespace rebound::studies {
 namespace {
 
 const double kNaN = std::numeric_limits<double>::quiet_NaN();
-
-volatile std::sig_atomic_t stop_flag = 0;
-
-// Between runs. During a run, run_fem_into's own handlers (SIGINT and SIGTERM) end the run
-// cleanly with status "interrupted", which stops the study too.
-extern "C" void on_stop_signal(int) {
-  stop_flag = 1;
-}
-
-using SignalHandler = void (*)(int);
-SignalHandler previous_sigint = SIG_DFL, previous_sigterm = SIG_DFL;
 
 nlohmann::json number_or_null(double x) {
   return std::isfinite(x) ? nlohmann::json(x) : nlohmann::json();
@@ -61,7 +52,7 @@ std::vector<std::string> refinement_columns() {
   return columns;
 }
 
-RefinementRun run_from_row(const std::map<std::string, std::string>& row) {
+RefinementRun run_from_row(const TableRow& row) {
   RefinementRun run;
   run.level = int(csv_value(row, "level"));
   run.refinement = int(csv_value(row, "refinement"));
@@ -81,9 +72,9 @@ RefinementRun run_from_row(const std::map<std::string, std::string>& row) {
   return run;
 }
 
-std::map<std::string, std::string> row_of_run(const RefinementRun& run, const cases::Case& c,
-                                              const std::string& hash, int ranks) {
-  std::map<std::string, std::string> row;
+TableRow row_of_run(const RefinementRun& run, const cases::Case& c, const std::string& hash,
+                    int ranks) {
+  TableRow row;
   row["level"] = std::to_string(run.level);
   row["refinement"] = std::to_string(run.refinement);
   row["contact_resolution"] = csv_number(run.contact_resolution);
@@ -163,155 +154,10 @@ const std::vector<std::string>& refinement_quantities() {
   return keys;
 }
 
-// ---- building blocks ----------------------------------------------------------------------
-
-bool is_root_rank() {
-  int initialised = 0;
-  MPI_Initialized(&initialised);
-  return !initialised || dealii::Utilities::MPI::this_mpi_process(MPI_COMM_WORLD) == 0;
-}
-
-StudySignals::StudySignals() {
-  stop_flag = 0;
-  previous_sigint = std::signal(SIGINT, on_stop_signal);
-  previous_sigterm = std::signal(SIGTERM, on_stop_signal);
-}
-
-StudySignals::~StudySignals() {
-  std::signal(SIGINT, previous_sigint == SIG_ERR ? SIG_DFL : previous_sigint);
-  std::signal(SIGTERM, previous_sigterm == SIG_ERR ? SIG_DFL : previous_sigterm);
-}
-
-bool StudySignals::stop_requested() const {
-  int initialised = 0;
-  MPI_Initialized(&initialised);
-  const int local = stop_flag ? 1 : 0;
-  return (initialised ? dealii::Utilities::MPI::max(local, MPI_COMM_WORLD) : local) != 0;
-}
-
-void StudySignals::request_stop() {
-  stop_flag = 1;
-}
-
-StudyFemRun run_study_fem(const cases::Case& c, const std::string& directory, int level,
-                          int frames) {
-  StudyFemRun run;
-  try {
-    const FemRun fem = run_fem_into(c, directory, level, frames, true);
-    run.status = fem.result.status;
-    run.message = fem.result.message;
-    run.summary = fem.summary;
-  } catch (const cases::CaseError&) {
-    throw;
-  } catch (const std::exception& error) {
-    run.status = "failed";
-    run.message = error.what();
-  }
-  if (run.status == "interrupted") StudySignals::request_stop();
-  return run;
-}
-
-std::string case_fingerprint(const cases::Case& c) {
-  nlohmann::json doc = c.raw;
-  if (doc.is_object()) {
-    doc.erase("description");
-    if (doc.contains("fem") && doc["fem"].is_object()) doc["fem"].erase("frames");
-    if (doc.contains("lumped") && doc["lumped"].is_object()) doc["lumped"].erase("frames");
-  }
-  std::uint64_t hash = 1469598103934665603ull;  // FNV-1a, 64 bits
-  for (const unsigned char byte : doc.dump()) {
-    hash ^= byte;
-    hash *= 1099511628211ull;
-  }
-  char text[17];
-  std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(hash));
-  return text;
-}
-
-TextTable read_text_csv(const std::string& path) {
-  TextTable table;
-  std::ifstream in(path);
-  if (!in) return table;
-  std::string line;
-  if (!std::getline(in, line)) return table;
-  std::stringstream header(line);
-  for (std::string name; std::getline(header, name, ',');) table.columns.push_back(name);
-  while (std::getline(in, line)) {
-    if (line.empty()) continue;
-    std::map<std::string, std::string> row;
-    std::stringstream cells(line);
-    std::string cell;
-    for (const auto& name : table.columns) {
-      if (!std::getline(cells, cell, ',')) cell.clear();
-      row[name] = cell;
-    }
-    table.rows.push_back(std::move(row));
-  }
-  return table;
-}
-
-std::string text_csv(const TextTable& table) {
-  std::string out;
-  for (std::size_t k = 0; k < table.columns.size(); ++k) out += (k ? "," : "") + table.columns[k];
-  out += "\n";
-  for (const auto& row : table.rows) {
-    for (std::size_t k = 0; k < table.columns.size(); ++k) {
-      const auto cell = row.find(table.columns[k]);
-      out += (k ? "," : "") + (cell == row.end() ? std::string() : cell->second);
-    }
-    out += "\n";
-  }
-  return out;
-}
-
-std::string csv_number(double value) {
-  if (!std::isfinite(value)) return "";
-  char text[64];
-  std::snprintf(text, sizeof text, "%.10g", value);
-  return text;
-}
-
-std::string csv_text(std::string text) {
-  for (char& ch : text)
-    if (ch == ',' || ch == '\n' || ch == '\r' || ch == '"') ch = ' ';
-  return text;
-}
-
-double csv_value(const std::map<std::string, std::string>& row, const std::string& column) {
-  const auto cell = row.find(column);
-  if (cell == row.end() || cell->second.empty()) return kNaN;
-  char* end = nullptr;
-  const double value = std::strtod(cell->second.c_str(), &end);
-  return end != cell->second.c_str() && *end == '\0' ? value : kNaN;
-}
-
-bool csv_equals(const std::string& cell, double value) {
-  char* end = nullptr;
-  const double x = std::strtod(cell.c_str(), &end);
-  return end != cell.c_str() && *end == '\0' &&
-         std::abs(x - value) <= 1e-9 * std::max(1.0, std::abs(value));
-}
-
-void check_meshable(const cases::Case& c, int extra_levels) {
-  try {
-    meshes::place_body(c);
-    meshes::mesh_options(c, extra_levels);
-  } catch (const std::invalid_argument& error) {
-    throw cases::CaseError(c.source, "body", std::string("cannot be meshed: ") + error.what());
-  }
-}
-
-bool run_plots_script(const std::string& arguments, const std::string& command) {
-  const std::string script = (std::filesystem::path(REBOUND_SOURCE_DIR) / "scripts" / "plots.py");
-  const std::string line = "/usr/bin/python3 '" + script + "' " + arguments + " > /dev/null";
-  if (std::system(line.c_str()) == 0) return true;
-  std::cerr << "rebound " << command << ": warning: plots were not drawn (" << line << ")\n";
-  return false;
-}
-
-bool draw_refinement_plots(const std::string& directory, const std::string& title) {
-  return run_plots_script("'" + directory + "' --mode refinement --title '" + title + "'",
-                          "refine");
+bool draw_refinement_plots(const std::string& directory, const std::string& title,
+                           const Report& report) {
+  return run_plots_script("'" + directory + "' --mode refinement --title '" + title + "'", "refine",
+                          report);
 }
 
 // ---- the refinement study -----------------------------------------------------------------
@@ -326,18 +172,21 @@ RefinementStudy run_refinement_study(const cases::Case& c, const RefinementOptio
                                               : options.contact_resolutions;
   for (const int level : levels)
     if (level < 0 || level > 6)
-      throw UsageError("level " + std::to_string(level) + " is outside [0, 6]");
+      throw StudyInputError("level " + std::to_string(level) + " is outside [0, 6]");
   for (const int refinement : refinements)
     if (refinement < 0 || refinement > 8)
-      throw UsageError("fem.refinement " + std::to_string(refinement) + " is outside [0, 8]");
+      throw StudyInputError("fem.refinement " + std::to_string(refinement) + " is outside [0, 8]");
   for (const double s : resolutions)
     if (!(s >= 1 && s <= 64))
-      throw UsageError("contact resolution " + resolution_text(s) + " is outside [1, 64]");
+      throw StudyInputError("contact resolution " + resolution_text(s) + " is outside [1, 64]");
   check_meshable(c, levels.back());
 
   const bool root = is_root_rank();
   const int ranks = int(dealii::Utilities::MPI::n_mpi_processes(MPI_COMM_WORLD));
-  const bool verbose = root && !options.quiet;
+  const bool verbose = root && bool(options.report);
+  const auto say = [&](const std::string& text) {
+    if (verbose) options.report(text);
+  };
   RefinementStudy study;
   study.case_name = c.name;
   study.case_hash = case_fingerprint(c);
@@ -362,52 +211,41 @@ RefinementStudy run_refinement_study(const cases::Case& c, const RefinementOptio
   // Rows of an earlier study: reused under --resume (same case fingerprint, level, refinement,
   // resolution), replaced otherwise. Rows of the same case that this study does not ask for are
   // kept.
-  const TextTable previous = read_text_csv(csv_path);
-  MPI_Barrier(MPI_COMM_WORLD);  // every rank has read it before rank 0 rewrites it
-  std::vector<std::map<std::string, std::string>> kept;
-  if (options.resume) {
-    for (const auto& row : previous.rows) {
-      const std::string name = row.count("case") ? row.at("case") : "";
-      const std::string hash = row.count("case_hash") ? row.at("case_hash") : "";
-      if (name != c.name || hash != study.case_hash)
-        throw UsageError(csv_path + " holds runs of another case description (case '" + name +
-                         "', case_hash " + hash + "; this one is '" + c.name + "', " +
-                         study.case_hash +
-                         "); choose another -o DIR, or run without --resume to replace it");
-      const std::string status = row.count("status") ? row.at("status") : "";
-      bool used = false;
-      for (auto& run : study.runs) {
-        if (run.reused || !row.count("level") || !row.count("refinement") ||
-            !row.count("contact_resolution") || !csv_equals(row.at("level"), run.level) ||
-            !csv_equals(row.at("refinement"), run.refinement) ||
-            !csv_equals(row.at("contact_resolution"), run.contact_resolution))
-          continue;
-        if (status == "completed" || status == "failed") {
-          const std::string directory = run.directory;
-          run = run_from_row(row);
-          run.reused = true;
-          if (run.directory.empty()) run.directory = directory;
-        }
-        used = true;
-        break;
-      }
-      if (!used) kept.push_back(row);
-    }
-  } else if (!previous.rows.empty() && verbose) {
-    std::printf("note: %s exists; its %zu row%s will be replaced (--resume keeps finished runs)\n",
-                csv_path.c_str(), previous.rows.size(), previous.rows.size() == 1 ? "" : "s");
+  std::vector<TableRow> kept;
+  {
+    const EarlierRows earlier = resume_rows(
+        csv_path, c, study.case_hash, "level", options.resume,
+        [&](const TableRow& row, bool finished) {
+          for (auto& run : study.runs) {
+            if (run.reused || !row.count("level") || !row.count("refinement") ||
+                !row.count("contact_resolution") || !csv_equals(row.at("level"), run.level) ||
+                !csv_equals(row.at("refinement"), run.refinement) ||
+                !csv_equals(row.at("contact_resolution"), run.contact_resolution))
+              continue;
+            if (finished) {
+              const std::string directory = run.directory;
+              run = run_from_row(row);
+              run.reused = true;
+              if (run.directory.empty()) run.directory = directory;
+            }
+            return true;
+          }
+          return false;
+        });
+    MPI_Barrier(MPI_COMM_WORLD);  // every rank has read it before rank 0 rewrites it
+    kept = earlier.kept;
+    if (earlier.replaced > 0)
+      say(format("note: %s exists; its %zu row%s will be replaced (--resume keeps finished runs)\n",
+                 csv_path.c_str(), earlier.replaced, earlier.replaced == 1 ? "" : "s"));
   }
 
   // References: the case's lumped model on the exact geometry, Hertz for normal impacts.
   const cases::Derived derived = cases::derive(c);
   study.lumped_model = c.lumped.model;
   try {
-    const auto keys = lumped::summary_scalar_keys();
-    const auto values =
-        lumped::summary_scalars(c, derived, lumped::solve(c, derived, false)).values();
-    for (const auto& q : refinement_quantities())
-      for (std::size_t k = 0; k < keys.size() && k < values.size(); ++k)
-        if (keys[k] == q) study.lumped[q] = values[k];
+    const observables::ReboundQuantities lumped =
+        lumped::rebound_quantities(c, derived, lumped::solve(c, derived, false));
+    for (const auto& q : refinement_quantities()) study.lumped[q] = lumped.scalar(q);
   } catch (const std::exception& error) {
     study.lumped_error = error.what();
   }
@@ -424,18 +262,15 @@ RefinementStudy run_refinement_study(const cases::Case& c, const RefinementOptio
       if (run.status == "completed" || run.status == "failed")
         table.rows.push_back(row_of_run(run, c, study.case_hash, ranks));
     for (const auto& row : kept) table.rows.push_back(row);
-    write_file_atomically(csv_path, text_csv(table));
+    observables::write_file_atomically(csv_path, text_csv(table));
   };
 
   const std::size_t total = study.runs.size();
   std::size_t reused = 0;
   for (const auto& run : study.runs) reused += run.reused;
-  if (verbose) {
-    std::printf("%s: refinement study, %zu run%s (%zu reused from %s), FE_Q(%d), %d rank%s\n",
-                c.name.c_str(), total, total == 1 ? "" : "s", reused, csv_path.c_str(),
-                c.fem.degree, ranks, ranks == 1 ? "" : "s");
-    std::fflush(stdout);
-  }
+  say(format("%s: refinement study, %zu run%s (%zu reused from %s), FE_Q(%d), %d rank%s\n",
+             c.name.c_str(), total, total == 1 ? "" : "s", reused, csv_path.c_str(), c.fem.degree,
+             ranks, ranks == 1 ? "" : "s"));
   write_csv();
   {
     const StudySignals signals;
@@ -446,28 +281,27 @@ RefinementStudy run_refinement_study(const cases::Case& c, const RefinementOptio
                     "  [%zu/%zu] level %d, fem.refinement %d, contact resolution %s", i + 1, total,
                     run.level, run.refinement, resolution_text(run.contact_resolution).c_str());
       if (run.reused) {
-        if (verbose) std::printf("%s: %s earlier (reused)\n", label, run.status.c_str());
+        say(format("%s: %s earlier (reused)\n", label, run.status.c_str()));
         continue;
       }
       if (signals.stop_requested()) {
         study.interrupted = true;
         break;
       }
-      if (verbose) {
-        std::printf("%s: ", label);
-        std::fflush(stdout);
-      }
+      say(std::string(label) + ": ");
       cases::Case ci = c;
       ci.fem.refinement = run.refinement;
       ci.fem.contact_resolution = run.contact_resolution;
       const StudyFemRun fem = run_study_fem(ci, run.directory, run.level, options.frames);
       if (fem.status == "interrupted") {
         study.interrupted = true;
-        if (verbose) std::printf("interrupted (not recorded)\n");
+        say("interrupted (not recorded)\n");
         break;
       }
       run.status = fem.status == "completed" ? "completed" : "failed";
       run.message = fem.message;
+      run.summary = fem.summary;
+      run.history = fem.history;
       const nlohmann::json& s = fem.summary;
       run.dofs = json_number(s, "dofs");
       run.cells = json_number(s, "cells");
@@ -482,13 +316,14 @@ RefinementStudy run_refinement_study(const cases::Case& c, const RefinementOptio
       write_csv();
 
       if (verbose) {
+        std::string line;
         if (run.status == "failed") {
-          std::printf("FAILED after %s: %s", format_duration(run.wall_time).c_str(),
-                      run.message.c_str());
+          line = format("FAILED after %s: %s", format_duration(run.wall_time).c_str(),
+                        run.message.c_str());
         } else {
-          std::printf("%.0f dofs, h_contact %.3g m, %.0f steps, %s; t_c %.6g s, F_max %.6g N",
-                      run.dofs, run.h_contact, run.steps, format_duration(run.wall_time).c_str(),
-                      run.values["contact_duration"], run.values["peak_normal_force"]);
+          line = format("%.0f dofs, h_contact %.3g m, %.0f steps, %s; t_c %.6g s, F_max %.6g N",
+                        run.dofs, run.h_contact, run.steps, format_duration(run.wall_time).c_str(),
+                        run.values["contact_duration"], run.values["peak_normal_force"]);
         }
         // ETA: every remaining run scaled from the latest completed run before it.
         const CostModel cost(study.runs);
@@ -508,9 +343,8 @@ RefinementStudy run_refinement_study(const cases::Case& c, const RefinementOptio
           known = known && found;
         }
         if (remaining)
-          std::printf("  (ETA %s)", known ? ("~" + format_duration(eta)).c_str() : "unknown");
-        std::printf("\n");
-        std::fflush(stdout);
+          line += format("  (ETA %s)", known ? ("~" + format_duration(eta)).c_str() : "unknown");
+        say(line + "\n");
       }
     }
   }
@@ -649,71 +483,8 @@ RefinementStudy run_refinement_study(const cases::Case& c, const RefinementOptio
     }
     j["series"].push_back(s);
   }
-  if (root) write_file_atomically(json_path, j.dump(2) + "\n");
+  if (root) observables::write_file_atomically(json_path, j.dump(2) + "\n");
   return study;
 }
 
-void print_refinement_study(const RefinementStudy& study) {
-  const auto cell = [](double value, const char* format) {
-    return format_number(std::isfinite(value) ? nlohmann::json(value) : nlohmann::json(), format);
-  };
-  std::printf("\n%s: refinement study (%zu run%s)\n", study.case_name.c_str(), study.runs.size(),
-              study.runs.size() == 1 ? "" : "s");
-  std::printf("  %5s %3s %5s %8s %10s %10s %9s %6s %9s %9s %9s %10s %10s %10s %11s  %s\n", "level",
-              "ref", "res", "dofs", "h_contact", "h_max", "dt", "steps", "wall", "psi2", "e", "J_n",
-              "J_t", "F_max", "t_c", "status");
-  std::printf("  %5s %3s %5s %8s %10s %10s %9s %6s %9s %9s %9s %10s %10s %10s %11s\n", "", "", "",
-              "", "[m]", "[m]", "[s]", "", "", "", "", "[N s]", "[N s]", "[N]", "[s]");
-  for (const auto& run : study.runs) {
-    const auto v = [&](const char* q) {
-      return run.values.count(q) ? run.values.at(q) : std::numeric_limits<double>::quiet_NaN();
-    };
-    std::string status = run.status.empty() ? "not run" : run.status;
-    if (run.reused) status += " (reused)";
-    if (!run.message.empty()) status += ": " + run.message;
-    std::printf("  %5d %3d %5g %8s %10s %10s %9s %6s %9s %9s %9s %10s %10s %10s %11s  %s\n",
-                run.level, run.refinement, run.contact_resolution, cell(run.dofs, "%.0f").c_str(),
-                cell(run.h_contact, "%.4g").c_str(), cell(run.h_max, "%.4g").c_str(),
-                cell(run.time_step, "%.3g").c_str(), cell(run.steps, "%.0f").c_str(),
-                std::isfinite(run.wall_time) ? format_duration(run.wall_time).c_str() : "-",
-                cell(v("psi2"), "%.5f").c_str(), cell(v("e_newton"), "%.6f").c_str(),
-                cell(v("normal_impulse"), "%.6g").c_str(),
-                cell(v("tangential_impulse"), "%.4g").c_str(),
-                cell(v("peak_normal_force"), "%.6g").c_str(),
-                cell(v("contact_duration"), "%.6g").c_str(), status.c_str());
-  }
-  const bool hertz = !study.hertz.empty();
-  for (const auto& series : study.series) {
-    std::string what;
-    if (series.varied == "level") what = "levels";
-    if (series.varied == "refinement") what = "fem.refinement";
-    if (series.varied == "contact_resolution") what = "contact resolutions";
-    std::string fixed;
-    if (series.level >= 0) fixed += ", level " + std::to_string(series.level);
-    if (series.refinement >= 0) fixed += ", fem.refinement " + std::to_string(series.refinement);
-    if (series.contact_resolution > 0)
-      fixed += ", contact resolution " + format_number(series.contact_resolution, "%g");
-    std::printf(
-        "\n  Convergence over %s%s (h = %s): observed order p and Richardson value from the "
-        "last three runs\n",
-        what.c_str(), fixed.c_str(), series.h_measure.c_str());
-    std::printf("  %-30s %12s %7s %12s %10s %12s", "quantity", "finest", "order", "Richardson",
-                "error est", ("lumped " + study.lumped_model).c_str());
-    if (hertz) std::printf(" %12s", "Hertz");
-    std::printf("  status\n");
-    for (const auto& q : refinement_quantities()) {
-      const Convergence& conv = series.convergence.at(q);
-      const double lumped = study.lumped.count(q) ? study.lumped.at(q) : NAN;
-      std::printf("  %-30s %12s %7s %12s %10s %12s", q.c_str(), cell(conv.finest, "%.6g").c_str(),
-                  cell(conv.order, "%.2f").c_str(), cell(conv.extrapolated, "%.6g").c_str(),
-                  cell(conv.error_estimate, "%.2g").c_str(), cell(lumped, "%.6g").c_str());
-      if (hertz)
-        std::printf(" %12s", cell(study.hertz.count(q) ? study.hertz.at(q) : NAN, "%.6g").c_str());
-      std::printf("  %s\n", conv.status.c_str());
-    }
-  }
-  if (!study.lumped_error.empty())
-    std::printf("  (lumped reference unavailable: %s)\n", study.lumped_error.c_str());
-}
-
-}  // namespace rebound::app
+}  // namespace rebound::studies

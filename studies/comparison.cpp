@@ -1,14 +1,10 @@
-#include "app/comparison.h"
+#include "studies/comparison.h"
 
 #include <cmath>
 #include <cstdio>
-#include <fstream>
 #include <limits>
-#include <sstream>
 
-#include "app/cli.h"
-
-namespace rebound::app {
+namespace rebound::studies {
 namespace {
 
 const double kNaN = std::numeric_limits<double>::quiet_NaN();
@@ -17,43 +13,7 @@ nlohmann::json number_or_null(double x) {
   return std::isfinite(x) ? nlohmann::json(x) : nlohmann::json();
 }
 
-// Linear interpolation of column y over an increasing x at x0 (NaN outside the range).
-double interpolate(const std::vector<double>& x, const std::vector<double>& y, double x0) {
-  if (x.empty() || x0 < x.front() || x0 > x.back()) return kNaN;
-  std::size_t hi = 1;
-  while (hi < x.size() && x[hi] < x0) ++hi;
-  if (hi >= x.size()) return y.back();
-  const double span = x[hi] - x[hi - 1];
-  const double s = span > 0 ? (x0 - x[hi - 1]) / span : 1.0;
-  return (1 - s) * y[hi - 1] + s * y[hi];
-}
-
 }  // namespace
-
-Table read_csv(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw RunError("cannot read " + path);
-  Table table;
-  std::string line;
-  if (!std::getline(in, line)) throw RunError(path + " is empty");
-  {
-    std::stringstream header(line);
-    for (std::string name; std::getline(header, name, ',');) table.columns.push_back(name);
-  }
-  for (const auto& name : table.columns) table.values[name];
-  while (std::getline(in, line)) {
-    if (line.empty()) continue;
-    std::stringstream cells(line);
-    std::string cell;
-    for (const auto& name : table.columns) {
-      if (!std::getline(cells, cell, ',')) cell.clear();
-      char* end = nullptr;
-      const double value = std::strtod(cell.c_str(), &end);
-      table.values[name].push_back(end != cell.c_str() && *end == '\0' ? value : kNaN);
-    }
-  }
-  return table;
-}
 
 const std::vector<std::string>& compared_history_columns() {
   static const std::vector<std::string> columns = {"normal_force",    "tangential_force",
@@ -62,43 +22,50 @@ const std::vector<std::string>& compared_history_columns() {
   return columns;
 }
 
-nlohmann::json compare(const std::string& first_name, const nlohmann::json& first,
-                       const Table& first_history, const std::string& second_name,
-                       const nlohmann::json& second, const Table& second_history, int samples) {
+nlohmann::json compare(const Solution& a, const Solution& b, int samples) {
+  const std::string& first_name = a.name;
+  const std::string& second_name = b.name;
   nlohmann::json result;
   result["first"] = first_name;
   result["second"] = second_name;
   nlohmann::json keys = nlohmann::json::object();
-  for (const auto& item : first.items()) {
-    const std::string& key = item.key();
-    if (!second.contains(key)) continue;
-    const auto& a = item.value();
-    const auto& b = second[key];
-    if (a.is_number() && b.is_number()) {
-      const double x = a.get<double>(), y = b.get<double>();
-      keys[key] = {{first_name, x},
-                   {second_name, y},
-                   {"difference", y - x},
-                   {"relative_difference", number_or_null(x != 0 ? (y - x) / std::abs(x) : kNaN)}};
-    } else if (a.is_array() && b.is_array() && a.size() == b.size() && !a.empty() &&
-               a[0].is_number()) {
-      nlohmann::json difference = nlohmann::json::array();
-      for (std::size_t i = 0; i < a.size(); ++i)
-        difference.push_back(b[i].is_number() && a[i].is_number()
-                                 ? nlohmann::json(b[i].get<double>() - a[i].get<double>())
-                                 : nlohmann::json());
-      keys[key] = {{first_name, a}, {second_name, b}, {"difference", difference}};
-    }
+  const auto scalar = [&](const std::string& key, double x, double y) {
+    if (!std::isfinite(x) || !std::isfinite(y)) return;  // null in a summary: not compared
+    keys[key] = {{first_name, x},
+                 {second_name, y},
+                 {"difference", y - x},
+                 {"relative_difference", number_or_null(x != 0 ? (y - x) / std::abs(x) : kNaN)}};
+  };
+  const auto vector = [&](const std::string& key, const Eigen::Vector2d& x,
+                          const Eigen::Vector2d& y) {
+    keys[key] = {{first_name, {number_or_null(x.x()), number_or_null(x.y())}},
+                 {second_name, {number_or_null(y.x()), number_or_null(y.y())}},
+                 {"difference", {number_or_null(y.x() - x.x()), number_or_null(y.y() - x.y())}}};
+  };
+  const observables::ReboundQuantities &p = a.summary.quantities, &q = b.summary.quantities;
+  for (const auto& key : observables::summary_scalar_keys())
+    scalar(key, p.scalar(key), q.scalar(key));
+  scalar("spin_initial", p.spin_initial, q.spin_initial);
+  scalar("kinetic_energy_initial", p.kinetic_energy_initial, q.kinetic_energy_initial);
+  scalar("effective_mass", a.summary.effective_mass, b.summary.effective_mass);
+  vector("center_velocity_initial", p.center_velocity_initial, q.center_velocity_initial);
+  vector("center_velocity_final", p.center_velocity_final, q.center_velocity_final);
+  vector("contact_point_velocity_initial", p.contact_point_velocity_initial,
+         q.contact_point_velocity_initial);
+  vector("contact_point_velocity_final", p.contact_point_velocity_final,
+         q.contact_point_velocity_final);
+  // What else both solvers report as a number (e.g. eta of two lumped runs).
+  for (const auto& item : a.summary.details.items()) {
+    const auto& other = b.summary.details;
+    if (item.value().is_number() && other.contains(item.key()) && other[item.key()].is_number())
+      scalar(item.key(), item.value().get<double>(), other[item.key()].get<double>());
   }
   result["summary"] = keys;
 
   // Histories on t / contact_duration.
-  auto duration_of = [](const nlohmann::json& s) {
-    return s.contains("contact_duration") && s["contact_duration"].is_number()
-               ? s["contact_duration"].get<double>()
-               : kNaN;
-  };
-  const double first_duration = duration_of(first), second_duration = duration_of(second);
+  const double first_duration = p.contact_duration, second_duration = q.contact_duration;
+  const observables::History& first_history = a.history;
+  const observables::History& second_history = b.history;
   nlohmann::json histories;
   histories["normalized_time"] = nlohmann::json::array();
   std::vector<double> axis(samples);
@@ -108,7 +75,7 @@ nlohmann::json compare(const std::string& first_name, const nlohmann::json& firs
   }
   histories["contact_duration"] = {{first_name, number_or_null(first_duration)},
                                    {second_name, number_or_null(second_duration)}};
-  auto normalized_time = [](const Table& t, double duration) {
+  auto normalized_time = [](const observables::History& t, double duration) {
     std::vector<double> x;
     if (!t.values.count("time")) return x;
     for (double time : t.values.at("time")) x.push_back(time / duration);
@@ -124,8 +91,9 @@ nlohmann::json compare(const std::string& first_name, const nlohmann::json& firs
       double sum_squares = 0, max_difference = 0, scale = 0;
       int count = 0;
       for (double x : axis) {
-        const double ya = interpolate(first_axis, first_history.values.at(column), x);
-        const double yb = interpolate(second_axis, second_history.values.at(column), x);
+        const double ya = observables::interpolate(first_axis, first_history.values.at(column), x);
+        const double yb =
+            observables::interpolate(second_axis, second_history.values.at(column), x);
         a.push_back(number_or_null(ya));
         b.push_back(number_or_null(yb));
         if (!std::isfinite(ya) || !std::isfinite(yb)) continue;
@@ -204,4 +172,4 @@ std::string report_markdown(const nlohmann::json& comparison, const std::string&
   return out;
 }
 
-}  // namespace rebound::app
+}  // namespace rebound::studies

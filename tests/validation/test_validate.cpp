@@ -7,7 +7,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "app/validation.h"
+#include "validation/validation.h"
 
 namespace rebound::validation {
 namespace {

@@ -1,0 +1,32 @@
+// What `rebound fem` and `rebound pair` show of a FEM run: a progress line with an ETA (redrawn in
+// place on a terminal, every 10 % as plain lines otherwise or under mpirun) and the one-screen
+// summary at the end.
+#pragma once
+
+#include <functional>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "fem/fem.h"
+
+namespace rebound::app {
+
+class FemProgressPrinter {
+ public:
+  FemProgressPrinter();
+  // The callback to hand to studies::run_fem_into (called on rank 0 only).
+  std::function<void(const fem::Progress&)> callback();
+  // Ends the progress line.
+  void finish();
+
+ private:
+  bool terminal_;
+  bool drawn_ = false;
+  double start_, last_print_ = -1;
+  int last_decile_ = -1;
+};
+
+// The one-screen summary of a FEM run.
+void print_fem_summary(const nlohmann::json& summary, const std::string& directory);
+
+}  // namespace rebound::app

@@ -1,0 +1,154 @@
+#include "observables/quantities.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+
+#include "cases/case.h"
+
+namespace rebound::observables {
+
+double rebound_psi(const Eigen::Vector2d& w, double poisson_ratio, double friction) {
+  return friction > 0 ? cases::psi_scale(poisson_ratio, friction) * w.x() / w.y() : kNaN;
+}
+
+double rebound_angle(const Eigen::Vector2d& w) {
+  return std::atan2(w.x(), w.y());
+}
+
+double newton_restitution(double separation_normal_velocity, double approach_normal_speed) {
+  return separation_normal_velocity / approach_normal_speed;
+}
+
+double poisson_restitution(double normal_impulse, double compression_normal_impulse) {
+  return compression_normal_impulse > 0
+             ? (normal_impulse - compression_normal_impulse) / compression_normal_impulse
+             : kNaN;
+}
+
+double stronge_restitution(double work_compression, double work_restitution) {
+  return work_compression < 0 ? std::sqrt(std::max(0.0, work_restitution) / -work_compression)
+                              : kNaN;
+}
+
+double tangential_restitution(double before, double after) {
+  return before != 0 ? after / before : kNaN;
+}
+
+const std::vector<std::string>& summary_scalar_keys() {
+  static const std::vector<std::string> keys = {"psi1",
+                                                "psi2",
+                                                "incidence_angle",
+                                                "rebound_angle",
+                                                "e_newton",
+                                                "e_poisson",
+                                                "e_stronge",
+                                                "tangential_cor",
+                                                "spin_final",
+                                                "normal_impulse",
+                                                "tangential_impulse",
+                                                "contact_duration",
+                                                "peak_normal_force",
+                                                "kinetic_energy_loss",
+                                                "kinetic_energy_loss_fraction",
+                                                "lambda",
+                                                "theta"};
+  return keys;
+}
+
+namespace {
+
+// The scalar fields in the order of summary_scalar_keys(): the one list both directions use.
+template <class Quantities>
+auto scalar_fields(Quantities& q) {
+  return std::array{&q.psi1,
+                    &q.psi2,
+                    &q.incidence_angle,
+                    &q.rebound_angle,
+                    &q.e_newton,
+                    &q.e_poisson,
+                    &q.e_stronge,
+                    &q.tangential_cor,
+                    &q.spin_final,
+                    &q.normal_impulse,
+                    &q.tangential_impulse,
+                    &q.contact_duration,
+                    &q.peak_normal_force,
+                    &q.kinetic_energy_loss,
+                    &q.kinetic_energy_loss_fraction,
+                    &q.lambda,
+                    &q.theta};
+}
+
+}  // namespace
+
+std::vector<double> ReboundQuantities::scalars() const {
+  std::vector<double> values;
+  for (const double* field : scalar_fields(*this)) values.push_back(*field);
+  return values;
+}
+
+double ReboundQuantities::scalar(const std::string& key) const {
+  const auto& keys = summary_scalar_keys();
+  const auto at = std::find(keys.begin(), keys.end(), key);
+  return at == keys.end() ? kNaN : scalars()[std::size_t(at - keys.begin())];
+}
+
+nlohmann::json finite_or_null(double x) {
+  return std::isfinite(x) ? nlohmann::json(x) : nlohmann::json(nullptr);
+}
+
+namespace {
+
+nlohmann::json pair(const Eigen::Vector2d& v) {
+  return {finite_or_null(v.x()), finite_or_null(v.y())};
+}
+
+double number(const nlohmann::json& j, const std::string& key) {
+  return j.is_object() && j.contains(key) && j[key].is_number() ? j[key].get<double>() : kNaN;
+}
+
+Eigen::Vector2d vector(const nlohmann::json& j, const std::string& key) {
+  if (!j.is_object() || !j.contains(key) || !j[key].is_array() || j[key].size() != 2)
+    return Eigen::Vector2d::Constant(kNaN);
+  const auto& a = j[key];
+  return {a[0].is_number() ? a[0].get<double>() : kNaN,
+          a[1].is_number() ? a[1].get<double>() : kNaN};
+}
+
+}  // namespace
+
+nlohmann::json to_json(const Summary& s) {
+  nlohmann::json j = s.details.is_object() ? s.details : nlohmann::json::object();
+  j["case"] = s.case_name;
+  j["solver"] = s.solver;
+  const auto& keys = summary_scalar_keys();
+  const auto values = s.quantities.scalars();
+  for (std::size_t i = 0; i < keys.size(); ++i) j[keys[i]] = finite_or_null(values[i]);
+  const ReboundQuantities& q = s.quantities;
+  j["center_velocity_initial"] = pair(q.center_velocity_initial);
+  j["center_velocity_final"] = pair(q.center_velocity_final);
+  j["spin_initial"] = finite_or_null(q.spin_initial);
+  j["contact_point_velocity_initial"] = pair(q.contact_point_velocity_initial);
+  j["contact_point_velocity_final"] = pair(q.contact_point_velocity_final);
+  j["kinetic_energy_initial"] = finite_or_null(q.kinetic_energy_initial);
+  j["effective_mass"] = finite_or_null(s.effective_mass);
+  return j;
+}
+
+ReboundQuantities quantities_from_json(const nlohmann::json& j) {
+  ReboundQuantities q;
+  const auto fields = scalar_fields(q);
+  const auto& keys = summary_scalar_keys();
+  static_assert(std::tuple_size<decltype(fields)>::value == 17);
+  for (std::size_t i = 0; i < keys.size(); ++i) *fields[i] = number(j, keys[i]);
+  q.kinetic_energy_initial = number(j, "kinetic_energy_initial");
+  q.spin_initial = number(j, "spin_initial");
+  q.center_velocity_initial = vector(j, "center_velocity_initial");
+  q.center_velocity_final = vector(j, "center_velocity_final");
+  q.contact_point_velocity_initial = vector(j, "contact_point_velocity_initial");
+  q.contact_point_velocity_final = vector(j, "contact_point_velocity_final");
+  return q;
+}
+
+}  // namespace rebound::observables

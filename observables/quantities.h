@@ -1,0 +1,84 @@
+// The rebound quantities (seed 000 ch. 2 and sec. 5.2-5.4; PHYSICS sec. 3 and 5): one definition
+// of each, shared by every lumped model, the half-space model and the FEM. Every formula takes
+// the physical quantities it is defined from, in SI, so that a solver only has to supply them:
+//   w    separation velocity of the contact point P (t, n), m/s (rigid-body velocity for the FEM)
+//   v0   approach velocity of P (t, n), m/s, v0.y() < 0
+//   J    impulse on the body at P (t, n), N s; J_c its normal part at the end of compression
+//   W_c, W_r  work of the normal contact force on P's normal velocity during compression (<= 0)
+//        and restitution (>= 0), J
+#pragma once
+
+#include <Eigen/Dense>
+#include <limits>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+namespace rebound::observables {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+// ---- One formula per quantity -------------------------------------------------------------
+
+// Psi_2 of the rebound: 2(1 - nu) / (mu (2 - nu)) w_t / w_n (seed 000 eq. 5.64, the factor is
+// cases::psi_scale); NaN when mu = 0 (Maw's angle is undefined without friction).
+double rebound_psi(const Eigen::Vector2d& separation_velocity, double poisson_ratio,
+                   double friction);
+// Rebound angle of P from the normal, atan2(w_t, w_n), rad.
+double rebound_angle(const Eigen::Vector2d& separation_velocity);
+// Newton's (kinematic) coefficient e = w_n / |v_n| (5.69).
+double newton_restitution(double separation_normal_velocity, double approach_normal_speed);
+// Poisson's (kinetic) coefficient c = (J_n - J_c) / J_c (5.68); NaN without compression.
+double poisson_restitution(double normal_impulse, double compression_normal_impulse);
+// Stronge's (energetic) coefficient d = sqrt(W_r / -W_c) (5.74); NaN without compression work.
+double stronge_restitution(double work_compression, double work_restitution);
+// Tangential coefficient of restitution of the centre: u_t(after) / u_t(before); NaN if 0.
+double tangential_restitution(double centre_velocity_t_before, double centre_velocity_t_after);
+
+// ---- The typed summary ----------------------------------------------------------------------
+
+// The rebound quantities of one solution, SI (angles in rad). NaN: undefined for this solution.
+struct ReboundQuantities {
+  double psi1 = kNaN, psi2 = kNaN, incidence_angle = kNaN, rebound_angle = kNaN;
+  double e_newton = kNaN, e_poisson = kNaN, e_stronge = kNaN, tangential_cor = kNaN;
+  double spin_final = kNaN, normal_impulse = kNaN, tangential_impulse = kNaN;
+  double contact_duration = kNaN, peak_normal_force = kNaN;
+  double kinetic_energy_loss = kNaN, kinetic_energy_loss_fraction = kNaN;
+  double lambda = kNaN, theta = kNaN;
+  // The rigid-body state before and after (centre velocity (t, n), spin about b, velocity of P).
+  double kinetic_energy_initial = kNaN, spin_initial = kNaN;
+  Eigen::Vector2d center_velocity_initial = Eigen::Vector2d::Constant(kNaN);
+  Eigen::Vector2d center_velocity_final = Eigen::Vector2d::Constant(kNaN);
+  Eigen::Vector2d contact_point_velocity_initial = Eigen::Vector2d::Constant(kNaN);
+  Eigen::Vector2d contact_point_velocity_final = Eigen::Vector2d::Constant(kNaN);
+
+  // The scalars in the order of summary_scalar_keys().
+  std::vector<double> scalars() const;
+  // The scalar of a key of summary_scalar_keys() (NaN for another key).
+  double scalar(const std::string& key) const;
+};
+
+// The scalar keys every summary.json carries, in a fixed order (sweep.csv columns).
+const std::vector<std::string>& summary_scalar_keys();
+
+// A number for JSON: null when not finite.
+nlohmann::json finite_or_null(double x);
+
+// One solution's summary: the rebound quantities and what the solver adds of its own (the
+// lumped model's phases and notes, the FEM's mesh and run statistics) as JSON.
+struct Summary {
+  std::string case_name;
+  std::string solver;  // "lumped:<model>", "fem", ...
+  ReboundQuantities quantities;
+  double effective_mass = kNaN;  // m of seed 000 eq. 3.35, kg
+  nlohmann::json details = nlohmann::json::object();
+};
+
+// summary.json: "case", "solver", the scalar keys, the vectors (center_velocity_initial/final,
+// contact_point_velocity_initial/final, spin_initial, kinetic_energy_initial), "effective_mass",
+// then the details.
+nlohmann::json to_json(const Summary& summary);
+// The rebound quantities back from a summary.json (missing or null keys: NaN).
+ReboundQuantities quantities_from_json(const nlohmann::json& summary);
+
+}  // namespace rebound::observables

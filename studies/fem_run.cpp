@@ -1,0 +1,149 @@
+#include "studies/fem_run.h"
+
+#include <deal.II/base/mpi.h>
+
+#include <cmath>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+
+#include "meshes/meshes.h"
+#include "observables/files.h"
+
+namespace rebound::studies {
+namespace {
+
+volatile std::sig_atomic_t interrupted = 0;
+extern "C" void on_interrupt(int) {
+  interrupted = 1;
+}
+
+// Ctrl-C on a terminal sends SIGINT; mpirun turns it into SIGTERM for the ranks (then SIGKILL
+// after its grace period), and batch systems send SIGTERM too: both end the run cleanly.
+class InterruptHandlers {
+ public:
+  InterruptHandlers()
+      : previous_int_(std::signal(SIGINT, on_interrupt)),
+        previous_term_(std::signal(SIGTERM, on_interrupt)) {}
+  ~InterruptHandlers() {
+    std::signal(SIGINT, previous_int_);
+    std::signal(SIGTERM, previous_term_);
+  }
+  InterruptHandlers(const InterruptHandlers&) = delete;
+  InterruptHandlers& operator=(const InterruptHandlers&) = delete;
+
+ private:
+  void (*previous_int_)(int);
+  void (*previous_term_)(int);
+};
+
+volatile std::sig_atomic_t stop_flag = 0;
+
+// Between the runs of a study. During a run, run_fem_into's own handlers (SIGINT and SIGTERM) end
+// the run cleanly with status "interrupted", which stops the study too.
+extern "C" void on_stop_signal(int) {
+  stop_flag = 1;
+}
+
+using SignalHandler = void (*)(int);
+SignalHandler previous_sigint = SIG_DFL, previous_sigterm = SIG_DFL;
+
+}  // namespace
+
+void check_meshable(const cases::Case& c, int extra_levels) {
+  try {
+    meshes::place_body(c);
+    meshes::mesh_options(c, extra_levels);
+  } catch (const std::invalid_argument& error) {
+    throw cases::CaseError(c.source, "body", std::string("cannot be meshed: ") + error.what());
+  }
+}
+
+bool is_root_rank() {
+  int initialised = 0;
+  MPI_Initialized(&initialised);
+  return !initialised || dealii::Utilities::MPI::this_mpi_process(MPI_COMM_WORLD) == 0;
+}
+
+FemRun run_fem_into(const cases::Case& c, const std::string& directory, int extra_levels,
+                    int frames, const std::function<void(const fem::Progress&)>& progress) {
+  check_meshable(c, extra_levels);
+  const bool root = dealii::Utilities::MPI::this_mpi_process(MPI_COMM_WORLD) == 0;
+  if (root) std::filesystem::create_directories(directory);
+  MPI_Barrier(MPI_COMM_WORLD);
+
+  fem::RunOptions options;
+  options.solver.extra_levels = extra_levels;
+  options.frames = frames;
+  options.output_directory = directory;
+  interrupted = 0;
+  options.interrupt = &interrupted;
+  const InterruptHandlers handlers;
+  if (root) options.progress = progress;
+  FemRun run;
+  try {
+    run.result = fem::run(c, options, MPI_COMM_WORLD);
+  } catch (const cases::CaseError&) {
+    throw;
+  } catch (const std::invalid_argument& error) {
+    throw cases::CaseError(c.source, "body", std::string("cannot be meshed: ") + error.what());
+  } catch (const std::exception& error) {
+    throw std::runtime_error(std::string("fem: ") + error.what());
+  }
+  run.summary = run.result.summary;
+  run.summary["file"] = c.source;
+  run.summary["extra_levels"] = extra_levels;
+  run.quantities = fem::summary(c, cases::derive(c), run.result);
+  run.quantities.details = run.summary;
+  run.history = fem::history_table(run.result.history);
+  if (root) {
+    observables::write_file_atomically(directory + "/history.csv",
+                                       fem::history_csv(run.result.history));
+    observables::write_file_atomically(directory + "/summary.json", run.summary.dump(2) + "\n");
+  }
+  return run;
+}
+
+StudySignals::StudySignals() {
+  stop_flag = 0;
+  previous_sigint = std::signal(SIGINT, on_stop_signal);
+  previous_sigterm = std::signal(SIGTERM, on_stop_signal);
+}
+
+StudySignals::~StudySignals() {
+  std::signal(SIGINT, previous_sigint == SIG_ERR ? SIG_DFL : previous_sigint);
+  std::signal(SIGTERM, previous_sigterm == SIG_ERR ? SIG_DFL : previous_sigterm);
+}
+
+bool StudySignals::stop_requested() const {
+  int initialised = 0;
+  MPI_Initialized(&initialised);
+  const int local = stop_flag ? 1 : 0;
+  return (initialised ? dealii::Utilities::MPI::max(local, MPI_COMM_WORLD) : local) != 0;
+}
+
+void StudySignals::request_stop() {
+  stop_flag = 1;
+}
+
+StudyFemRun run_study_fem(const cases::Case& c, const std::string& directory, int level,
+                          int frames) {
+  StudyFemRun run;
+  try {
+    const FemRun fem = run_fem_into(c, directory, level, frames);
+    run.status = fem.result.status;
+    run.message = fem.result.message;
+    run.summary = fem.summary;
+    run.history = fem.history;
+  } catch (const cases::CaseError&) {
+    throw;
+  } catch (const std::exception& error) {
+    run.status = "failed";
+    run.message = error.what();
+  }
+  if (run.status == "interrupted") StudySignals::request_stop();
+  return run;
+}
+
+}  // namespace rebound::studies

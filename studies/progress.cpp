@@ -1,0 +1,34 @@
+#include "studies/progress.h"
+
+#include <cmath>
+#include <cstdarg>
+#include <cstdio>
+
+namespace rebound::studies {
+
+std::string format_duration(double seconds) {
+  char text[64];
+  if (!std::isfinite(seconds) || seconds < 0) return "?";
+  if (seconds < 60)
+    std::snprintf(text, sizeof text, "%.0f s", seconds);
+  else if (seconds < 3600)
+    std::snprintf(text, sizeof text, "%d min %02d s", int(seconds / 60), int(seconds) % 60);
+  else
+    std::snprintf(text, sizeof text, "%d h %02d min", int(seconds / 3600), int(seconds / 60) % 60);
+  return text;
+}
+
+std::string format(const char* pattern, ...) {
+  va_list arguments;
+  va_start(arguments, pattern);
+  va_list copy;
+  va_copy(copy, arguments);
+  const int length = std::vsnprintf(nullptr, 0, pattern, copy);
+  va_end(copy);
+  std::string text(length > 0 ? std::size_t(length) : 0, '\0');
+  if (length > 0) std::vsnprintf(text.data(), text.size() + 1, pattern, arguments);
+  va_end(arguments);
+  return text;
+}
+
+}  // namespace rebound::studies

@@ -1,0 +1,100 @@
+// The rebound quantities' definitions, the typed summary's JSON and the history table
+// (observables/), against hand-computed values and round trips.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+#include "observables/files.h"
+#include "observables/history.h"
+#include "observables/quantities.h"
+
+using namespace rebound::observables;
+namespace fs = std::filesystem;
+
+TEST(Quantities, DefinitionsOnAHandExample) {
+  // w = (0.3, 0.4) m/s after an approach at v_n = -0.5: e = 0.8; Psi2 for nu = 0.3, mu = 0.1 is
+  // 2(0.7)/(0.1 x 1.7) x 0.75.
+  const Eigen::Vector2d w(0.3, 0.4);
+  EXPECT_DOUBLE_EQ(newton_restitution(w.y(), 0.5), 0.8);
+  EXPECT_DOUBLE_EQ(rebound_psi(w, 0.3, 0.1), 2 * 0.7 / (0.1 * 1.7) * 0.75);
+  EXPECT_TRUE(std::isnan(rebound_psi(w, 0.3, 0.0)));  // Psi is undefined without friction
+  EXPECT_DOUBLE_EQ(rebound_angle(w), std::atan2(0.3, 0.4));
+  EXPECT_DOUBLE_EQ(poisson_restitution(1.8, 1.0), 0.8);
+  EXPECT_TRUE(std::isnan(poisson_restitution(1.0, 0.0)));
+  EXPECT_DOUBLE_EQ(stronge_restitution(-4.0, 2.56), 0.8);
+  EXPECT_TRUE(std::isnan(stronge_restitution(0.0, 1.0)));
+  EXPECT_DOUBLE_EQ(tangential_restitution(2.0, 1.0), 0.5);
+}
+
+TEST(Quantities, SummaryJsonRoundTripWithNullForUndefined) {
+  Summary s;
+  s.case_name = "x";
+  s.solver = "test";
+  s.quantities.psi2 = -0.25;
+  s.quantities.e_newton = 0.9;
+  s.quantities.center_velocity_final = {0.1, 0.2};
+  s.effective_mass = 2.5;
+  s.details["eta"] = 1e-6;
+  const nlohmann::json j = to_json(s);
+  for (const auto& key : summary_scalar_keys()) ASSERT_TRUE(j.contains(key)) << key;
+  EXPECT_TRUE(j["psi1"].is_null());  // NaN is written as null
+  EXPECT_EQ(j["eta"].get<double>(), 1e-6);
+  const ReboundQuantities q = quantities_from_json(j);
+  EXPECT_EQ(q.psi2, -0.25);
+  EXPECT_EQ(q.e_newton, 0.9);
+  EXPECT_TRUE(std::isnan(q.psi1));
+  EXPECT_EQ(q.center_velocity_final, Eigen::Vector2d(0.1, 0.2));
+  EXPECT_EQ(q.scalar("e_newton"), 0.9);
+  EXPECT_TRUE(std::isnan(q.scalar("not a key")));
+}
+
+TEST(History, CsvRoundTripDecimationAndInterpolation) {
+  History h;
+  h.add("time", {0, 1, 2, 3, 4});
+  h.add("force", {0, 10, 20, 30, 40});
+  h.add("nodes", {0, 1, 2, 3, 4});
+  h.integer_columns.insert("nodes");
+  h.add_labels("mode", {"stick", "slip", "slip", "stick", "separated"});
+  const std::string csv = to_csv(h);
+  EXPECT_EQ(csv.substr(0, csv.find('\n')), "time,force,nodes,mode");
+  EXPECT_NE(csv.find(",3,stick\n"), std::string::npos);  // integers as integers, labels as text
+  const fs::path path = fs::temp_directory_path() / "rebound-observables-history.csv";
+  write_file_atomically(path.string(), csv);
+  const History back = read_history_csv(path.string());
+  EXPECT_EQ(back.column("force"), h.column("force"));
+  EXPECT_TRUE(std::isnan(back.column("mode")[0]));  // text reads as NaN
+  // max_rows 2 of 5 rows: every 3rd row plus the last.
+  const std::string decimated = to_csv(h, 2);
+  EXPECT_EQ(std::count(decimated.begin(), decimated.end(), '\n'), 1 + 3);
+  EXPECT_DOUBLE_EQ(interpolate(h.column("time"), h.column("force"), 2.5), 25);
+  EXPECT_TRUE(std::isnan(interpolate(h.column("time"), h.column("force"), 5)));
+  EXPECT_THROW(read_history_csv((fs::temp_directory_path() / "no-such-rebound.csv").string()),
+               FileError);
+}
+
+TEST(Files, ConcurrentWritersNeverMixAFile) {
+  // Two threads write different contents to one path many times: the file ends as one whole
+  // version and no temporary is left (a unique temporary name per write, renamed into place;
+  // with one shared name the two writers truncate each other's temporary).
+  const fs::path path = fs::temp_directory_path() / "rebound-observables-concurrent.txt";
+  const std::string a(100000, 'a'), b(100000, 'b');
+  std::thread ta([&] {
+    for (int i = 0; i < 50; ++i) write_file_atomically(path.string(), a);
+  });
+  std::thread tb([&] {
+    for (int i = 0; i < 50; ++i) write_file_atomically(path.string(), b);
+  });
+  ta.join();
+  tb.join();
+  std::ifstream in(path);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_TRUE(text == a || text == b);
+  for (const auto& entry : fs::directory_iterator(path.parent_path()))
+    EXPECT_EQ(entry.path().string().find(path.string() + ".tmp"), std::string::npos)
+        << "temporary left behind: " << entry.path();
+  EXPECT_THROW(write_file_atomically("/proc/rebound-cannot-write/x", "x"), FileError);
+}

@@ -1,0 +1,120 @@
+// The FEM studies called as a library (no `rebound` process): a refinement study over three
+// contact resolutions with resume, and a pair whose comparison is made from the results in
+// memory. Tiny FE_Q(1) meshes of the shipped Hertz sphere (seconds per run).
+#include <deal.II/base/mpi.h>
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+
+#include "cases/case.h"
+#include "cases/derived.h"
+#include "observables/history.h"
+#include "studies/pair.h"
+#include "studies/refinement.h"
+#include "studies/run_table.h"
+
+namespace fs = std::filesystem;
+using namespace rebound;
+
+namespace {
+
+cases::Case tiny_hertz() {
+  cases::Case c =
+      cases::load_case(std::string(REBOUND_SOURCE_DIR) + "/cases/hertz-steel-sphere.json");
+  c.fem.degree = 1;
+  c.fem.refinement = 0;
+  c.fem.contact_resolution = 1;
+  c.fem.frames = 0;
+  c.lumped.frames = 0;
+  return c;
+}
+
+fs::path scratch(const std::string& name) {
+  const fs::path dir = fs::temp_directory_path() / ("rebound-studies-" + name);
+  if (dealii::Utilities::MPI::this_mpi_process(MPI_COMM_WORLD) == 0) {
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  return dir;
+}
+
+}  // namespace
+
+TEST(RefinementStudy, ThreeContactResolutionsThenResumeReusesEveryRun) {
+  const cases::Case c = tiny_hertz();
+  studies::RefinementOptions options;
+  options.contact_resolutions = {1, 2, 4};
+  options.directory = scratch("refine").string();
+  const studies::RefinementStudy study = studies::run_refinement_study(c, options);
+  ASSERT_EQ(study.runs.size(), 3u);
+  EXPECT_FALSE(study.interrupted);
+  EXPECT_EQ(study.failed, 0);
+  // Each resolution made the contact cells genuinely smaller, and each run is kept in memory.
+  for (std::size_t k = 0; k < 3; ++k) {
+    EXPECT_EQ(study.runs[k].status, "completed");
+    EXPECT_GT(study.runs[k].history.rows(), 10u);
+    if (k > 0) {
+      EXPECT_LT(study.runs[k].h_contact, 0.75 * study.runs[k - 1].h_contact);
+    }
+  }
+  EXPECT_EQ(study.hertz.at("contact_duration"), cases::derive(c).hertz.duration);
+  ASSERT_EQ(study.series.size(), 1u);
+  EXPECT_EQ(study.series[0].varied, "contact_resolution");
+  EXPECT_EQ(study.series[0].runs.size(), 3u);
+  // A frictionless elastic impact: e -> 1 as the contact cells shrink (less energy left in
+  // waves). The Richardson value of e agrees with 1 within twice its own error estimate (measured:
+  // e = 0.999899, 0.999957, 0.999984, order 1.1, e_R = 1.000009 +- 2.5e-5).
+  const studies::Convergence& e = study.series[0].convergence.at("e_newton");
+  ASSERT_EQ(e.status, "ok");
+  EXPECT_GT(e.order, 0.5);
+  EXPECT_LE(std::abs(e.extrapolated - 1), 2 * e.error_estimate);
+  EXPECT_LT(e.error_estimate, 1e-4);
+
+  // refinement.csv holds the three rows; resuming reuses all three and runs nothing.
+  EXPECT_EQ(studies::read_text_csv(options.directory + "/refinement.csv").rows.size(), 3u);
+  options.resume = true;
+  const studies::RefinementStudy again = studies::run_refinement_study(c, options);
+  for (std::size_t k = 0; k < 3; ++k) {
+    EXPECT_TRUE(again.runs[k].reused) << k;
+    // refinement.csv keeps 10 significant digits.
+    const double jn = study.runs[k].values.at("normal_impulse");
+    EXPECT_NEAR(again.runs[k].values.at("normal_impulse"), jn, 1e-9 * jn)
+        << "a reused row must carry the values of the run (k = " << k << ")";
+  }
+}
+
+TEST(PairStudy, ComparisonIsMadeOfTheResultsInMemory) {
+  const cases::Case c = tiny_hertz();
+  const fs::path dir = scratch("pair");
+  studies::PairOptions options;
+  options.plots = false;
+  const studies::PairResult pair = studies::run_pair(c, dir.string(), options);
+  ASSERT_EQ(pair.status, "completed") << pair.message;
+  if (dealii::Utilities::MPI::this_mpi_process(MPI_COMM_WORLD) != 0) return;
+  // The comparison's FEM column is the FEM run's typed summary, its lumped column the lumped
+  // solve's (no file read back): equal to the last digit.
+  const auto& row = pair.comparison["summary"]["normal_impulse"];
+  EXPECT_EQ(row["fem"].get<double>(), pair.fem.quantities.quantities.normal_impulse);
+  EXPECT_EQ(row["lumped"].get<double>(), pair.lumped.summary.quantities.normal_impulse);
+  // The same quantity in summary.json (what users read) agrees with the typed value.
+  nlohmann::json written;
+  std::ifstream(dir / "fem" / "summary.json") >> written;
+  EXPECT_EQ(written["normal_impulse"].get<double>(), pair.fem.quantities.quantities.normal_impulse);
+  // A frictionless normal impact: the lumped model (Hertz on the FE body) and the FEM agree on
+  // the normal impulse within the coarse mesh's 5 % and both give e close to 1 (elastic).
+  EXPECT_NEAR(row["relative_difference"].get<double>(), 0.0, 0.05);
+  EXPECT_NEAR(pair.lumped.summary.quantities.e_newton, 1.0, 1e-6);
+  EXPECT_GT(pair.fem.quantities.quantities.e_newton, 0.9);
+  for (const char* file : {"comparison.json", "report.md", "view.py", "lumped/summary.json",
+                           "lumped-exact/summary.json"})
+    EXPECT_TRUE(fs::exists(dir / file)) << file;
+}
+
+int main(int argc, char** argv) {
+  dealii::Utilities::MPI::MPI_InitFinalize mpi(argc, argv, 1);
+  ::testing::InitGoogleTest(&argc, argv);
+  return RUN_ALL_TESTS();
+}
