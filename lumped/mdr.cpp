@@ -12,22 +12,25 @@ namespace rebound::lumped {
 // ---------------------------------------------------------------------------------------------
 // The spring bed, as a field e(xi) on nodes.
 //
-// Write each spring's state as e = phi r, r = (mu/k)(q - xi^2) its Coulomb limit and
-// phi in [-1, 1] the mobilised friction (|phi| = 1: slipping). The nodes carry phi; between two
-// nodes in contact phi is interpolated linearly and multiplied by the exact parabola r, and on
-// the last interval [xi_m, a], a = sqrt(q) the contact edge, phi is taken constant (= phi_m):
-//   int_0^a e dxi = (mu/k) [ sum_j phi_j int (q - xi^2) hat_j dxi + phi_m int_{xi_m}^a (q - xi^2)
-//   ].
-// The hat moments int (1, xi^2, xi^4) hat_j are exact. So in gross slip (phi = +-1 everywhere)
-// F_t = -mu F_n holds exactly at any resolution, e(xi) vanishes at the edge (where r does) as it
-// must (a spring leaving contact has slid back to e = 0), F_t is continuous in time when a node
-// enters or leaves, and the quadrature error is O(dxi^2) (kinks of e at stick/slip boundaries).
+// Between nodes the field is interpolated, and integrated exactly, on each interval of the
+// contact [0, a], a = sqrt(q) the contact edge, r(xi) = (mu/k)(q - xi^2) the Coulomb limit:
+//  - both ends slipping the same way: e = +-r (the interval slides), int r and int r^2 exact;
+//  - otherwise e linear between the nodes. Since r is concave, the chord between two admissible
+//    values stays admissible, |e| <= r, on the whole interval;
+//  - the edge interval [xi_m, a] (xi_m the last node in contact): e = clip(l(xi), -r, r), l the
+//    line through the last two nodes (constant for m = 0, e being even in xi), integrated exactly
+//    between the points where l meets +-r. A young edge that sticks has e ~ phi r with phi
+//    constant and l is then O(dxi^2) from it; an old edge that sticks (unloading, large mu) keeps
+//    its history's e up to a slip band at the edge thinner than dxi, which clip() resolves; a
+//    slipping edge is exact (r is concave, so l lies above r beyond xi_m and clip() gives r).
+// Hence in gross slip F_t = -mu F_n holds exactly at any resolution, e vanishes at the edge (a
+// spring leaving contact has slid back to e = 0), F_t is continuous in time when a node enters or
+// leaves, and the quadrature error is O(dxi^2) (kinks of e at stick/slip boundaries).
 // The normal force is the continuum's (4/3) q^{3/2}, to which sum (q - xi_i^2) dxi converges: the
 // normal problem has no coupling to the springs' tangential state in the MDR.
-// The energy (k/2) int e^2 uses phi^2 interpolated the same way times the exact r^2.
 
 namespace {
-// 3-point Gauss-Legendre on [0, 1]: exact for polynomials of degree <= 5 (xi^4 times a hat).
+// 3-point Gauss-Legendre on [0, 1]: exact for polynomials of degree <= 5.
 constexpr std::array<double, 3> kGaussNodes = {0.11270166537925831, 0.5, 0.88729833462074169};
 constexpr std::array<double, 3> kGaussWeights = {5.0 / 18, 8.0 / 18, 5.0 / 18};
 }  // namespace
@@ -39,34 +42,20 @@ double mdr_stiffness_ratio(double poisson_ratio) {
 MdrSpringBed::MdrSpringBed(int springs, double half_width, double friction, double stiffness_ratio)
     : springs_(springs),
       spacing_(half_width / springs),
-      mu_(friction),
       k_(stiffness_ratio),
       slip_ratio_(friction / stiffness_ratio) {
   const int n = springs + 3;  // two spare nodes beyond a_max (never reached: see solve)
   xi2_.resize(n);
   e_.assign(n, 0.0);
-  phi_.assign(n, 0.0);
-  stick_.assign(n, 0);
-  w_left_.assign(n, 0.0), p_left_.assign(n, 0.0), p4_left_.assign(n, 0.0);
-  w_right_.assign(n, 0.0), p_right_.assign(n, 0.0), p4_right_.assign(n, 0.0);
-  const double h = spacing_;
+  trial_.assign(n, 0.0);
+  slip_.assign(n, 0);
+  moment2_.resize(n);
+  moment4_.resize(n);
   for (int j = 0; j < n; ++j) {
-    const double xi = j * h;
-    xi2_[j] = xi * xi;
-    for (int g = 0; g < 3; ++g) {
-      const double t = kGaussNodes[g], w = kGaussWeights[g] * h;
-      // Right half hat on [xi_j, xi_j + h]: 1 - t; left half on [xi_j - h, xi_j]: t.
-      const double right = xi + t * h, right2 = right * right;
-      w_right_[j] += w * (1 - t);
-      p_right_[j] += w * (1 - t) * right2;
-      p4_right_[j] += w * (1 - t) * right2 * right2;
-      if (j > 0) {
-        const double left = xi - h + t * h, left2 = left * left;
-        w_left_[j] += w * t;
-        p_left_[j] += w * t * left2;
-        p4_left_[j] += w * t * left2 * left2;
-      }
-    }
+    const double x0 = j * spacing_, x1 = (j + 1) * spacing_;
+    xi2_[j] = x0 * x0;
+    moment2_[j] = (x1 * x1 * x1 - x0 * x0 * x0) / 3;                      // int xi^2 on [x0, x1]
+    moment4_[j] = (x1 * x1 * x1 * x1 * x1 - x0 * x0 * x0 * x0 * x0) / 5;  // int xi^4
   }
 }
 
@@ -75,63 +64,85 @@ MdrSpringBed::Forces MdrSpringBed::move(double delta_t, double q, bool commit, b
   const int n = int(xi2_.size());
   if (!(q > 0)) {  // no contact: every spring released
     if (commit) {
-      for (int j = 0; j < n && xi2_[j] < q_; ++j) e_[j] = 0, stick_[j] = 0;
+      for (int j = 0; j < n && xi2_[j] < q_; ++j) e_[j] = 0, slip_[j] = 0;
       delta_t_ = delta_t, q_ = 0;
     }
     return forces;
   }
   if (q >= xi2_[n - 1]) throw std::runtime_error("mdr: the contact outgrew the spring bed");
-  const double slide = delta_t - delta_t_, q0 = q_;
+  const double slide = delta_t - delta_t_, q0 = q_, c = slip_ratio_, h = spacing_;
   const double entry_scale = q > q0 ? slide / (q - q0) : 0.0;
-  const double q2 = q * q;
-  double sum = 0, sum2 = 0;  // int phi (q - xi^2), int phi^2 (q - xi^2)^2 over [0, a]
-  double previous_phi = 0;
+  double sum = 0, sum2 = 0;  // int_0^a e, int_0^a e^2
   int j = 0;
   for (; j < n && xi2_[j] < q; ++j) {
     // Trial: the committed e plus the slide, or, for a node that entered during the move (at the
     // fraction f = (xi^2 - q0)/(q - q0) of the path, q linear along it), (1 - f) slide.
-    const double e = xi2_[j] < q0 ? e_[j] + slide : entry_scale * (q - xi2_[j]);
-    const double r = slip_ratio_ * (q - xi2_[j]);  // > 0: Coulomb limit of the node
-    double phi = e / r;
-    const bool stick = std::abs(phi) < 1;
-    if (!stick) phi = phi > 0 ? 1.0 : -1.0;  // return mapping onto the limit
-    forces.any_stick |= stick;
-    if (commit) e_[j] = phi * r, stick_[j] = stick;
-    if (details) phi_[j] = phi;
-    sum += phi * (q * w_left_[j] - p_left_[j]);
-    if (j > 0) sum += previous_phi * (q * w_right_[j - 1] - p_right_[j - 1]);
-    if (details) {
-      sum2 += phi * phi * (q2 * w_left_[j] - 2 * q * p_left_[j] + p4_left_[j]);
-      if (j > 0)
-        sum2 += previous_phi * previous_phi *
-                (q2 * w_right_[j - 1] - 2 * q * p_right_[j - 1] + p4_right_[j - 1]);
+    double e = xi2_[j] < q0 ? e_[j] + slide : entry_scale * (q - xi2_[j]);
+    const double r = c * (q - xi2_[j]);  // > 0: Coulomb limit of the node
+    signed char slip = 0;
+    if (e >= r)
+      e = r, slip = 1;  // return mapping onto the limit
+    else if (e <= -r)
+      e = -r, slip = -1;
+    forces.any_stick |= slip == 0;
+    trial_[j] = e;
+    slip_[j] = slip;
+    if (j == 0) continue;
+    const double e0 = trial_[j - 1];
+    if (slip != 0 && slip_[j - 1] == slip) {  // the interval slides: e = slip r
+      sum += slip * c * (q * h - moment2_[j - 1]);
+      if (details) sum2 += c * c * (q * q * h - 2 * q * moment2_[j - 1] + moment4_[j - 1]);
+    } else {
+      sum += 0.5 * h * (e0 + e);
+      if (details) sum2 += h * (e0 * e0 + e0 * e + e * e) / 3;
     }
-    previous_phi = phi;
   }
-  // Edge interval [b, a], b = xi_m, phi = phi_m: with L = a - b,
-  // int (a^2 - xi^2) = L^2 (2a + b)/3 and int (a^2 - xi^2)^2 = (4/3) a^2 L^3 - a L^4 + L^5/5.
+  // Edge interval [b, a]: e = clip(l, -r, r), l(xi) = e_m + slope (xi - b). Break it where
+  // l = +-r, i.e. c xi^2 +- slope xi +- (e_m - slope b) - c q = 0, and integrate each piece (a
+  // polynomial of degree <= 2, its square <= 4) by 3-point Gauss, exactly.
   const int m = j - 1;  // >= 0: xi_0 = 0 < q
-  const double a = std::sqrt(q), b = std::sqrt(xi2_[m]), L = a - b;
-  sum += previous_phi * L * L * (2 * a + b) / 3;
+  const double a = std::sqrt(q), b = m * h, e_m = trial_[m];
+  const double slope = m > 0 ? (e_m - trial_[m - 1]) / h : 0.0;
+  std::array<double, 6> points = {b, a};
+  int count = 2;
+  for (const double side : {1.0, -1.0}) {
+    const double B = side * slope, C = side * (e_m - slope * b) - c * q;
+    const double discriminant = B * B - 4 * c * C;
+    if (!(discriminant > 0)) continue;
+    const double root = std::sqrt(discriminant);
+    // Stable roots of c x^2 + B x + C.
+    const double t = -0.5 * (B + (B >= 0 ? root : -root));
+    for (const double x : {t / c, t != 0 ? C / t : b})
+      if (x > b && x < a) points[count++] = x;
+  }
+  for (int p = 1; p < count; ++p)  // insertion sort of the <= 6 break points
+    for (int i = p; i > 0 && points[i] < points[i - 1]; --i) std::swap(points[i], points[i - 1]);
+  for (int p = 0; p + 1 < count; ++p) {
+    const double x0 = points[p], length = points[p + 1] - x0;
+    for (int g = 0; g < 3; ++g) {
+      const double x = x0 + kGaussNodes[g] * length, r = c * (q - x * x);
+      const double e = std::clamp(e_m + slope * (x - b), -r, r);
+      sum += kGaussWeights[g] * length * e;
+      if (details) sum2 += kGaussWeights[g] * length * e * e;
+    }
+  }
   if (details) {
-    const double L3 = L * L * L;
-    sum2 += previous_phi * previous_phi * (4.0 / 3.0 * q * L3 - a * L3 * L + L3 * L * L / 5);
     // Stick fraction by length: node i stands for [xi_i - dxi/2, xi_i + dxi/2] within [0, a].
     double stick_length = 0;
     for (int i = 0; i <= m; ++i) {
-      if (!(std::abs(phi_[i]) < 1)) continue;
-      const double xi = i * spacing_;
-      stick_length += std::min(a, xi + 0.5 * spacing_) - std::max(0.0, xi - 0.5 * spacing_);
+      if (slip_[i] != 0) continue;
+      const double xi = i * h;
+      stick_length += std::min(a, xi + 0.5 * h) - std::max(0.0, xi - 0.5 * h);
     }
     forces.stick_fraction = std::clamp(stick_length / a, 0.0, 1.0);
-    // (k/2) int_{-a}^{a} e^2 = k int_0^a e^2 = k (mu/k)^2 int phi^2 r'^2.
-    forces.energy = k_ * slip_ratio_ * slip_ratio_ * sum2;
-    forces.centre = phi_[0] * slip_ratio_ * q;
+    forces.energy = k_ * sum2;  // (k/2) int_{-a}^{a} e^2 = k int_0^a e^2
+    forces.centre = trial_[0];
   }
-  // gamma_t' = -k int_{-a}^{a} e = -2 k (mu/k) int_0^a phi (q - xi^2) = -2 mu sum.
-  forces.tangential = -2 * mu_ * sum;
+  // gamma_t' = -k int_{-a}^{a} e = -2 k int_0^a e.
+  forces.tangential = -2 * k_ * sum;
   if (commit) {
-    for (; j < n && xi2_[j] < q0; ++j) e_[j] = 0, stick_[j] = 0;  // left the contact
+    for (int i = 0; i <= m; ++i) e_[i] = trial_[i];
+    for (; j < n && xi2_[j] < q0; ++j) e_[j] = 0, slip_[j] = 0;  // left the contact
     delta_t_ = delta_t, q_ = q;
   }
   return forces;

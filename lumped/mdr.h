@@ -93,13 +93,13 @@ class MdrSpringBed {
  private:
   int springs_;
   double spacing_;
-  double mu_, k_, slip_ratio_;  // slip_ratio = mu / k: |e| <= slip_ratio (q - xi^2)
+  double k_, slip_ratio_;       // slip_ratio = mu / k: |e| <= slip_ratio (q - xi^2)
   double delta_t_ = 0, q_ = 0;  // committed path end
-  // Per node: xi^2; e (committed); stick flag of the last move; the moments of its left and
-  // right half hat functions, int (1, xi^2, xi^4) hat dxi (exact).
-  std::vector<double> xi2_, e_, phi_;
-  std::vector<char> stick_;
-  std::vector<double> w_left_, p_left_, p4_left_, w_right_, p_right_, p4_right_;
+  // Per node: xi^2; e (committed); e and slip direction (0: stick) of the last move; the moments
+  // int xi^2 and int xi^4 over the interval [xi_j, xi_j+1].
+  std::vector<double> xi2_, e_, trial_;
+  std::vector<signed char> slip_;
+  std::vector<double> moment2_, moment4_;
 };
 
 // k = G*/E* = 2 (1 - nu)/(2 - nu) for a body of Poisson ratio nu on a rigid plane.
