@@ -47,7 +47,7 @@ struct MdrOptions {
   double history_spacing = 0.01;  // tau between history samples (taken at the first step end)
   // Nodes of the bed across the largest contact half-width the body can reach (the energy bound
   // a_max of mdr.cpp); the step in the contact variable s is tied to the node spacing (2 dxi).
-  // 200: Psi_2 within 1e-5 of the converged value for the Maw sphere at mu = 0.1 (convergence
+  // 200: Psi_2 within ~1e-5 of the converged value for the Maw sphere at mu = 0.1 (convergence
   // study in docs/LUMPED.md), ~0.5 ms per impact.
   int springs = 200;
   double dundurs_beta = 0;  // reserved: MDR has no radial coupling; must be 0
