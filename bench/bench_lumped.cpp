@@ -1,4 +1,5 @@
-// Google Benchmark of the lumped models: one Lai solve, a 10,000-point Psi1 sweep on 2 threads.
+// Google Benchmark of the lumped models: one Lai solve, one MDR solve, a 10,000-point Psi1 sweep
+// on 2 threads.
 // Run: build/bin/bench_lumped   (numbers recorded in docs/PERFORMANCE.md)
 #include <benchmark/benchmark.h>
 
@@ -7,6 +8,7 @@
 #include "bench/maw_sphere.h"
 #include "cases/case.h"
 #include "lumped/lai.h"
+#include "lumped/mdr.h"
 #include "lumped/sweep.h"
 #include "lumped/uncoupled.h"
 
@@ -39,6 +41,28 @@ void BM_LaiSolveWithHistory(benchmark::State& state) {
   for (auto _ : state) benchmark::DoNotOptimize(lumped::solve_lai(c));
 }
 BENCHMARK(BM_LaiSolveWithHistory)->Unit(benchmark::kMicrosecond);
+
+// One MDR solve (lumped/mdr.h) without history, PHYSICS sec. 7's sphere (nu = 0.3, mu = 0.1,
+// lambda = 5/9) at Psi1 = 2 (slip - stick zone - gross slip), with the default 200 springs and
+// with 100 and 400 (Psi_2 within ~3e-5, ~1e-5 and ~4e-6 of the converged value: docs/LUMPED.md).
+void BM_MdrSolve(benchmark::State& state) {
+  lumped::Configuration c;
+  c.lambda = 5.0 / 9.0;
+  c.friction = 0.1;
+  c.poisson_ratio = 0.3;
+  c.incidence_angle = std::atan(2.0 / cases::psi_scale(0.3, 0.1));
+  lumped::MdrOptions options;
+  options.record_history = false;
+  options.springs = int(state.range(0));
+  for (auto _ : state) benchmark::DoNotOptimize(lumped::solve_mdr(c, options));
+}
+BENCHMARK(BM_MdrSolve)
+    ->Arg(200)
+    ->Arg(100)
+    ->Arg(400)
+    ->Unit(benchmark::kMicrosecond)
+    ->Repetitions(5)
+    ->ReportAggregatesOnly(true);
 
 // The full sweep path of `rebound sweep` (case -> derived -> solve -> summary) over 10,000 Psi1
 // values on 2 threads, wall time.
