@@ -33,17 +33,29 @@ Contact::Contact(int cells, double spacing, double poisson_ratio, double beta, d
 }
 
 StepStatistics Contact::step(double approach, const Eigen::Vector2d& shift) {
-  previous_ = current_;
-  StepStatistics statistics;
+  // Start from the linear extrapolation of the last two steps' tractions (the load steps of an
+  // impact are uniform and smooth in time): it halves the iterations of both solvers.
   Influence::Field& p = current_.pressure;
   Influence::Field& q_t = current_.shear_t;
   Influence::Field& q_b = current_.shear_b;
+  if (options_.extrapolate) {
+    const Influence::Field p_guess = (2 * p - previous_.pressure).cwiseMax(0.0),
+                           q_t_guess = 2 * q_t - previous_.shear_t,
+                           q_b_guess = 2 * q_b - previous_.shear_b;
+    previous_ = current_;
+    p = p_guess;
+    q_t = q_t_guess;
+    q_b = q_b_guess;
+  } else {
+    previous_ = current_;
+  }
+  StepStatistics statistics;
   const bool frictional = friction_ > 0;
   const bool coupled = frictional && influence_.beta() != 0;
   cross_n_.setZero();
   cross_t_.setZero();
   cross_b_.setZero();
-  if (coupled) influence_.normal_from_shear(q_t, q_b, cross_n_);  // the shear starts at q_prev
+  if (coupled) influence_.normal_from_shear(q_t, q_b, cross_n_);  // the shear starts at the guess
   Influence::Field p_before, q_t_before, q_b_before;
   for (int iteration = 0; iteration < 200; ++iteration) {
     p_before = p;

@@ -117,17 +117,12 @@ Outcome integrate(const lumped::Configuration& configuration, const Options& opt
     }
     if (!(force_next.y() > 0)) {
       // Separation within this step: delta_n(s) = delta_n + s delta_n' + s^2/2 a_n = 0.
+      // With c = delta_n < 0 the upward crossing is the root 2c / (-b - sqrt(b^2 - 4ac)) (the
+      // rationalised (-b + sqrt(.))/(2a), also right for a -> 0).
       const double a = 0.5 * acceleration.y(), b = velocity.y(), c = delta.y();
+      const double disc = b * b - 4 * a * c;
       double s = dt;
-      if (a != 0) {
-        const double disc = b * b - 4 * a * c;
-        if (disc >= 0) {
-          const double root = (-b - std::sqrt(disc)) / (2 * a);  // the first upward crossing
-          if (root > 0 && root <= dt) s = root;
-        }
-      } else if (b > 0) {
-        s = std::min(dt, -c / b);
-      }
+      if (disc >= 0 && -b - std::sqrt(disc) < 0) s = std::clamp(2 * c / (-b - std::sqrt(disc)), 0.0, dt);
       const Eigen::Vector2d gamma_end = gamma + 0.4 * s * force;  // int (1 - s'/s)^{3/2} = 2/5 s
       const Eigen::Vector2d velocity_end = v0 + N * gamma_end;
       work += 0.5 * (velocity.y() + velocity_end.y()) * (gamma_end.y() - gamma.y());
