@@ -78,9 +78,9 @@ StepStatistics Contact::step(double approach, const Eigen::Vector2d& shift) {
     // Panagiotopoulos process: converged when another normal and tangential solve change
     // neither field.
     const double scale = std::max(p.maxCoeff(), 1e-300);
-    const double change = std::max({(p - p_before).cwiseAbs().maxCoeff(),
-                                     (q_t - q_t_before).cwiseAbs().maxCoeff(),
-                                     (q_b - q_b_before).cwiseAbs().maxCoeff()});
+    const double change =
+        std::max({(p - p_before).cwiseAbs().maxCoeff(), (q_t - q_t_before).cwiseAbs().maxCoeff(),
+                  (q_b - q_b_before).cwiseAbs().maxCoeff()});
     if (change <= options_.coupling_tolerance * scale) break;
   }
   // Elastic displacements of the solution: u_n = C_nn p + C_nt q, u_tb = C_tt q + C_tn p
@@ -160,10 +160,8 @@ int Contact::solve_tangential(const Eigen::Vector2d& shift) {
   const int n = influence_.size();
   const double limit_scale = friction_ * p.maxCoeff();
   // b minus (C_tt q)_prev: the part of ds that does not depend on q.
-  const Influence::Field b_t =
-      (cross_t_ - previous_.displacement_t).array() + shift.x();
-  const Influence::Field b_b =
-      (cross_b_ - previous_.displacement_b).array() + shift.y();
+  const Influence::Field b_t = (cross_t_ - previous_.displacement_t).array() + shift.x();
+  const Influence::Field b_b = (cross_b_ - previous_.displacement_b).array() + shift.y();
   auto project = [&](Influence::Field& a_t, Influence::Field& a_b) {
     for (int i = 0; i < n; ++i) {
       const double limit = friction_ * std::max(p[i], 0.0);

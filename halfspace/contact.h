@@ -30,16 +30,16 @@
 namespace rebound::halfspace {
 
 struct ContactOptions {
-  double normal_tolerance = 1e-8;       // Polonsky-Keer: relative change of the pressure
-  double tangential_tolerance = 1e-5;   // FISTA: traction change relative to mu max p
-  double coupling_tolerance = 1e-5;     // normal <-> tangential: change relative to max p
+  double normal_tolerance = 1e-8;      // Polonsky-Keer: relative change of the pressure
+  double tangential_tolerance = 1e-5;  // FISTA: traction change relative to mu max p
+  double coupling_tolerance = 1e-5;    // normal <-> tangential: change relative to max p
   int max_iterations = 20000;
   bool extrapolate = true;  // start a step from the linear extrapolation of the last two
 };
 
 // The contact's fields, each on the grid (Influence's layout).
 struct ContactFields {
-  Influence::Field pressure, shear_t, shear_b;                    // p, q_t, q_b (on the body)
+  Influence::Field pressure, shear_t, shear_b;                      // p, q_t, q_b (on the body)
   Influence::Field displacement_n, displacement_t, displacement_b;  // elastic u of the body
 };
 

@@ -51,8 +51,8 @@ Outcome integrate(const lumped::Configuration& configuration, const Options& opt
   statistics.cell_size = spacing;
   statistics.time_step = dt;
   statistics.steps = 0;
-  statistics.normal_iterations = statistics.tangential_iterations =
-      statistics.coupling_iterations = 0;
+  statistics.normal_iterations = statistics.tangential_iterations = statistics.coupling_iterations =
+      0;
   statistics.max_out_of_plane_force = 0;
   statistics.min_dissipation_rate = 0;
 
@@ -122,7 +122,8 @@ Outcome integrate(const lumped::Configuration& configuration, const Options& opt
       const double a = 0.5 * acceleration.y(), b = velocity.y(), c = delta.y();
       const double disc = b * b - 4 * a * c;
       double s = dt;
-      if (disc >= 0 && -b - std::sqrt(disc) < 0) s = std::clamp(2 * c / (-b - std::sqrt(disc)), 0.0, dt);
+      if (disc >= 0 && -b - std::sqrt(disc) < 0)
+        s = std::clamp(2 * c / (-b - std::sqrt(disc)), 0.0, dt);
       const Eigen::Vector2d gamma_end = gamma + 0.4 * s * force;  // int (1 - s'/s)^{3/2} = 2/5 s
       const Eigen::Vector2d velocity_end = v0 + N * gamma_end;
       work += 0.5 * (velocity.y() + velocity_end.y()) * (gamma_end.y() - gamma.y());
@@ -141,7 +142,8 @@ Outcome integrate(const lumped::Configuration& configuration, const Options& opt
       // End of compression (delta_n' = 0) inside the step: delta_n' is linear in gamma_n on it.
       const double f = -velocity.y() / (velocity_next.y() - velocity.y());
       outcome.compression_normal_impulse = gamma.y() + f * (gamma_next.y() - gamma.y());
-      outcome.normal_work_compression = work + 0.5 * velocity.y() * f * (gamma_next.y() - gamma.y());
+      outcome.normal_work_compression =
+          work + 0.5 * velocity.y() * f * (gamma_next.y() - gamma.y());
       compressing = false;
     }
     work += work_step;
@@ -159,7 +161,11 @@ Outcome integrate(const lumped::Configuration& configuration, const Options& opt
     if (first_mode) {
       mode = m;
       first_mode = false;
-      if (!outcome.history.empty()) outcome.history.front().mode = m;
+      // The sample at first touch (no contact yet) takes the first step's state of the contact.
+      if (!outcome.history.empty()) {
+        outcome.history.front().mode = m;
+        outcome.history.front().stick_fraction = stick_fraction;
+      }
     } else if (m != mode) {
       outcome.phases.push_back({mode, phase_start, tau - 0.5 * dt});
       phase_start = tau - 0.5 * dt;

@@ -49,12 +49,12 @@ lumped::Outcome solve_impact(const lumped::Configuration& configuration,
 
 // Cost and grid of the last solve_impact() on this thread.
 struct ImpactStatistics {
-  int grid_cells = 0;       // M (the grid is M x M)
-  double cell_size = 0;     // h, in sqrt(R eta)
-  double time_step = 0;     // dtau
-  int steps = 0;            // contact solves
+  int grid_cells = 0;    // M (the grid is M x M)
+  double cell_size = 0;  // h, in sqrt(R eta)
+  double time_step = 0;  // dtau
+  int steps = 0;         // contact solves
   long normal_iterations = 0, tangential_iterations = 0, coupling_iterations = 0;
-  int restarts = 0;         // grid enlarged because the contact reached its edge
+  int restarts = 0;                   // grid enlarged because the contact reached its edge
   double max_out_of_plane_force = 0;  // max |gamma_b'| over max gamma_n' (0 by symmetry)
   double min_dissipation_rate = 0;    // min over steps of the friction work of a step (>= 0)
 };

@@ -27,8 +27,7 @@ double corner_x(double x, double y) {
 // int over [X - h/2, X + h/2] x [Y - h/2, Y + h/2] of d^2 K / dx dy.
 template <class K>
 double over_cell(K corner, double x, double y, double side) {
-  const double x1 = x - 0.5 * side, x2 = x + 0.5 * side, y1 = y - 0.5 * side,
-               y2 = y + 0.5 * side;
+  const double x1 = x - 0.5 * side, x2 = x + 0.5 * side, y1 = y - 0.5 * side, y2 = y + 0.5 * side;
   return corner(x2, y2) - corner(x1, y2) - corner(x2, y1) + corner(x1, y1);
 }
 
@@ -58,8 +57,8 @@ Eigen::Matrix3d influence_block(double x, double y, double side, double poisson_
   const double cerruti = poisson_ratio / (1 - poisson_ratio);  // nu/(2 pi G) over 1/(pi E*)
   Eigen::Matrix3d m;
   // Rows: displacement (n, t, b); columns: traction (n, t, b); all over pi.
-  m << c.inverse_distance, beta * c.x, beta * c.y,                            //
-      -beta * c.x, c.inverse_distance + cerruti * c.xx, cerruti * c.xy,      //
+  m << c.inverse_distance, beta * c.x, beta * c.y,                       //
+      -beta * c.x, c.inverse_distance + cerruti * c.xx, cerruti * c.xy,  //
       -beta * c.y, cerruti * c.xy, c.inverse_distance + cerruti * c.yy;
   return m / kPi;
 }
@@ -94,7 +93,8 @@ void RealFft2d::forward(const double* field, int rows, int columns, Complex* spe
 
 void RealFft2d::inverse(const Complex* spectrum, double* field) {
   for (int k = 0; k < half_; ++k) {
-    for (int r = 0; r < padded_; ++r) column_[std::size_t(r)] = spectrum[std::size_t(r * half_ + k)];
+    for (int r = 0; r < padded_; ++r)
+      column_[std::size_t(r)] = spectrum[std::size_t(r * half_ + k)];
     fft_.inv(column_out_.data(), column_.data(), padded_);  // scaled by 1/padded
     for (int r = 0; r < cells_; ++r)
       half_rows_[std::size_t(r * half_ + k)] = column_out_[std::size_t(r)];
@@ -193,8 +193,8 @@ void Influence::shear_from_pressure(const Field& p, Field& u_t, Field& u_b) {
 }
 
 Eigen::Matrix3d Influence::block(int field_i, int field_j, int source_i, int source_j) const {
-  return influence_block((field_i - source_i) * spacing_, (field_j - source_j) * spacing_,
-                         spacing_, poisson_ratio_, beta_);
+  return influence_block((field_i - source_i) * spacing_, (field_j - source_j) * spacing_, spacing_,
+                         poisson_ratio_, beta_);
 }
 
 }  // namespace rebound::halfspace

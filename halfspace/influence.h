@@ -38,7 +38,7 @@ namespace rebound::halfspace {
 // Kernels of a uniform unit traction on a square cell of side `side`, integrated over the cell,
 // at the field offset (x, y) from its centre (without the factor 1/pi).
 struct CellIntegrals {
-  double inverse_distance = 0;  // int 1/r
+  double inverse_distance = 0;    // int 1/r
   double xx = 0, yy = 0, xy = 0;  // int x^2/r^3, y^2/r^3, x y/r^3
   double x = 0, y = 0;            // int x/r^2, y/r^2
 };
@@ -47,8 +47,7 @@ CellIntegrals cell_integrals(double x, double y, double side);
 // Displacements (u_n, u_t, u_b) at a field point from a unit traction (n, t, b) on a cell at
 // field offset (x, y): the 3x3 block of the influence matrix, row = displacement, column =
 // traction, in the order (n, t, b).
-Eigen::Matrix3d influence_block(double x, double y, double side, double poisson_ratio,
-                                double beta);
+Eigen::Matrix3d influence_block(double x, double y, double side, double poisson_ratio, double beta);
 
 // 2-D real FFT of a cells x cells field zero-padded to padded x padded (rows along t, columns
 // along b), to the half spectrum padded x (padded/2 + 1); Eigen's kissfft, row then column

@@ -62,8 +62,8 @@ TEST(Influence, FftEqualsDenseBlocks) {
   std::mt19937 rng(7);
   std::uniform_real_distribution<double> uniform(-1, 1);
   Influence::Field p(influence.size()), qt(influence.size()), qb(influence.size());
-  for (int i = 0; i < influence.size(); ++i) p[i] = uniform(rng), qt[i] = uniform(rng),
-                                            qb[i] = uniform(rng);
+  for (int i = 0; i < influence.size(); ++i)
+    p[i] = uniform(rng), qt[i] = uniform(rng), qb[i] = uniform(rng);
   Influence::Field un, ut, ub, cn, ct, cb;
   influence.normal(p, un);
   influence.tangential(qt, qb, ut, ub);
