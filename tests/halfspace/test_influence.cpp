@@ -44,7 +44,7 @@ TEST(Influence, UniformSquareHasLovesDisplacement) {
   influence.normal(p, u);
   const double centre = 8 / kPi * std::log(1 + std::sqrt(2.0)) * c;
   EXPECT_NEAR(u[(m / 2) * m + m / 2] / centre, 1.0, 1e-12);
-  // And a larger one (2k - 1 cells), off the grid's centre row by nothing: the same law.
+  // A larger square (2k - 1 cells) about the same centre: the same law.
   Influence::Field full = Influence::Field::Zero(influence.size()), uf;
   const int centre_cell = m / 2, n2 = 2 * k - 1, lo2 = centre_cell - (k - 1);
   for (int i = lo2; i < lo2 + n2; ++i)
