@@ -55,6 +55,14 @@ struct LumpedOptions {
   double relative_tolerance = 1e-8;     // integrator rtol
   double euler_step = 1e-2;             // non-dimensional step of the seed 003 Euler mode
   int frames = 40;                      // VTK frames written by `rebound lumped`
+  // model "mdr": springs of the bed across the largest contact half-width (docs/LUMPED.md)
+  int springs = 200;
+  // model "halfspace" (docs/HALFSPACE.md): grid cells across the largest Hertz contact diameter,
+  // time steps per Hertz duration, and the normal-tangential coupling of an elastic body on the
+  // rigid plane (Dundurs' beta from nu; false: beta = 0, as Maw and the MDR assume)
+  int cells = 24;
+  int time_steps = 100;
+  bool dundurs_coupling = true;
 };
 
 // Options of the FEM (owned by the meshes/fem modules; parsed and range-checked here).

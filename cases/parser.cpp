@@ -395,12 +395,13 @@ Case parse_case(const nlohmann::json& document, const std::string& file) {
   if (top.has("lumped")) {
     const ObjectReader lumped(top.at("lumped"), "lumped", file,
                               {"model", "normal_law", "lambda", "theta", "restitution",
-                               "impulse_ratio", "relative_tolerance", "euler_step", "frames"});
+                               "impulse_ratio", "relative_tolerance", "euler_step", "frames",
+                               "springs", "cells", "time_steps", "dundurs_coupling"});
     LumpedOptions& o = result.lumped;
-    o.model = lumped.choice(
-        "model",
-        {"lai", "uncoupled", "uncoupled-euler", "newton", "poisson", "stronge", "smith", "brach"},
-        std::string("lai"));
+    o.model = lumped.choice("model",
+                            {"lai", "uncoupled", "uncoupled-euler", "mdr", "halfspace", "newton",
+                             "poisson", "stronge", "smith", "brach"},
+                            std::string("lai"));
     o.normal_law = lumped.choice(
         "normal_law", {"hertz", "hunt-crossley", "lankarani-nikravesh", "flores", "michalczyk"},
         std::string("hertz"));
@@ -429,8 +430,24 @@ Case parse_case(const nlohmann::json& document, const std::string& file) {
       o.euler_step = *h;
     }
     o.frames = lumped.integer("frames", o.frames, 1, 10000);
+    // Keys of one model only: given for another model they would be silently ignored.
+    for (const auto& [key, model] :
+         {std::pair{"springs", "mdr"}, std::pair{"cells", "halfspace"},
+          std::pair{"time_steps", "halfspace"}, std::pair{"dundurs_coupling", "halfspace"}})
+      if (lumped.has(key) && o.model != model)
+        lumped.fail(std::string("lumped.") + key, std::string("is an option of model \"") + model +
+                                                      "\", but the model is \"" + o.model + "\"");
+    o.springs = lumped.integer("springs", o.springs, 8, 100000);
+    o.cells = lumped.integer("cells", o.cells, 4, 256);
+    o.time_steps = lumped.integer("time_steps", o.time_steps, 10, 100000);
+    o.dundurs_coupling = lumped.boolean("dundurs_coupling", o.dundurs_coupling);
+    if ((o.model == "mdr" || o.model == "halfspace") && o.normal_law != "hertz")
+      lumped.fail("lumped.normal_law", "is \"" + o.normal_law + "\" but model \"" + o.model +
+                                           "\" has the elastic (Hertz) contact of the body; "
+                                           "expected \"hertz\"");
     const bool dissipative = o.normal_law != "hertz";
-    const bool rigid = o.model != "lai" && o.model != "uncoupled" && o.model != "uncoupled-euler";
+    const bool rigid = o.model != "lai" && o.model != "uncoupled" && o.model != "uncoupled-euler" &&
+                       o.model != "mdr" && o.model != "halfspace";
     if (dissipative && rigid)
       lumped.fail("lumped.normal_law", "is \"" + o.normal_law + "\" but model \"" + o.model +
                                            "\" is a rigid-body law without a normal spring; "

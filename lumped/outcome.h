@@ -25,6 +25,10 @@ struct Configuration {
   std::optional<double> impulse_ratio;  // Brach
   double relative_tolerance = 1e-8;     // accurate integrators
   double euler_step = 1e-2;             // seed 003 fixed-step Euler
+  int springs = 200;                    // MDR bed (lumped/mdr.h)
+  int cells = 24;                       // half-space grid (halfspace/impact.h)
+  int time_steps = 100;                 // half-space steps per Hertz duration
+  bool dundurs_coupling = true;         // half-space: beta from nu (false: beta = 0)
 };
 
 // m N, the inverse inertia operator scaled by the effective mass (seed 000 3.34).

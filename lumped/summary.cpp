@@ -5,7 +5,9 @@
 #include <limits>
 #include <sstream>
 
+#include "halfspace/impact.h"
 #include "lumped/lai.h"
+#include "lumped/mdr.h"
 #include "lumped/rigid_laws.h"
 #include "lumped/uncoupled.h"
 
@@ -47,6 +49,10 @@ Configuration configuration_of(const cases::Case& c, const cases::Derived& d) {
   configuration.impulse_ratio = c.lumped.impulse_ratio;
   configuration.relative_tolerance = c.lumped.relative_tolerance;
   configuration.euler_step = c.lumped.euler_step;
+  configuration.springs = c.lumped.springs;
+  configuration.cells = c.lumped.cells;
+  configuration.time_steps = c.lumped.time_steps;
+  configuration.dundurs_coupling = c.lumped.dundurs_coupling;
   return configuration;
 }
 
@@ -57,6 +63,20 @@ Outcome solve(const cases::Case& c, const cases::Derived& d, bool record_history
     LaiOptions options;
     options.record_history = record_history;
     return solve_lai(configuration, options);
+  }
+  if (model == "mdr") {
+    MdrOptions options;
+    options.record_history = record_history;
+    options.springs = configuration.springs;
+    return solve_mdr(configuration, options);
+  }
+  if (model == "halfspace") {
+    halfspace::Options options;
+    options.record_history = record_history;
+    options.cells = configuration.cells;
+    options.time_steps = configuration.time_steps;
+    options.dundurs_coupling = configuration.dundurs_coupling;
+    return halfspace::solve_impact(configuration, options);
   }
   if (model == "uncoupled") return solve_uncoupled(configuration);
   if (model == "uncoupled-euler") return solve_uncoupled_euler(configuration);
@@ -98,6 +118,7 @@ std::vector<HistoryRow> history_rows(const cases::Case& c, const cases::Derived&
     r.centre_velocity_t = body.centre.x();
     r.centre_velocity_n = body.centre.y();
     r.spin = body.spin;
+    r.stick_fraction = s.stick_fraction;
     rows.push_back(r);
   }
   return rows;
@@ -135,6 +156,7 @@ observables::History history_table(const std::vector<HistoryRow>& rows) {
   column("center_velocity_t", &HistoryRow::centre_velocity_t);
   column("center_velocity_n", &HistoryRow::centre_velocity_n);
   column("spin", &HistoryRow::spin);
+  column("stick_fraction", &HistoryRow::stick_fraction);
   return h;
 }
 

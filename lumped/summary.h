@@ -30,6 +30,8 @@ struct HistoryRow {
   double gamma_t, gamma_n, delta_t, delta_n, epsilon, tau;
   // Rigid-body state of the body: centre velocity (t, n), spin.
   double centre_velocity_t, centre_velocity_n, spin;
+  // Part of the contact that sticks (MDR springs, half-space area); NaN for one-spring models.
+  double stick_fraction;
 };
 
 std::vector<HistoryRow> history_rows(const cases::Case& c, const cases::Derived& d,
