@@ -72,11 +72,12 @@ void print_table(const cases::Case& c, const cases::Derived& d) {
 
 }  // namespace
 
-const char* const kCheckUsage =
-    "Usage: rebound check CASE... [--json]\n\n"
-    "Validates each case file and prints its derived quantities (mass properties,\n"
-    "N, lambda, theta, Psi1, Lai's and Hertz scales). --json prints one JSON array.\n"
-    "Exit status 2 if any case is rejected (every case is still checked).\n";
+const char* const kCheckUsage = R"(Usage: rebound check CASE... [--json]
+
+Validates each case file and prints its derived quantities (mass properties,
+N, lambda, theta, Psi1, Lai's and Hertz scales). --json prints one JSON array.
+Exit status 2 if any case is rejected (every case is still checked).
+)";
 
 int command_check(const std::vector<std::string>& arguments) {
   const Arguments args("check", arguments, {"--json"}, {}, kCheckUsage);

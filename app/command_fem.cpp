@@ -14,19 +14,20 @@
 
 namespace rebound::app {
 
-const char* const kFemUsage =
-    "Usage: rebound fem CASE [-o DIR] [--level K] [--frames N] [--quiet]\n"
-    "       mpirun -np N rebound fem CASE [...]\n\n"
-    "Explicit 3-D FEM (deal.II, linear elasticity, FE_Q(fem.degree)) of the impact on\n"
-    "the rigid plane: kinematic node-to-plane contact with Coulomb friction, started from\n"
-    "the case's rigid-body motion; runs until the contact has ended and 0.2 Hertz\n"
-    "durations have passed (at most 3), or to fem.end_time. --level K adds K global\n"
-    "refinements to the mesh, --frames N sets the number of VTK frames (default\n"
-    "fem.frames). Writes into DIR/fem/ (DIR defaults to results/<case>):\n"
-    "  summary.json    rebound quantities (keys shared with `rebound lumped`) + run data\n"
-    "  history.csv     rigid-body averaged forces, impulses, velocities, energies\n"
-    "  solution.pvd    displacement, velocity, stress, von Mises, contact force frames\n"
-    "Ctrl-C ends the run cleanly (status \"interrupted\"). See docs/FEM.md.\n";
+const char* const kFemUsage = R"(Usage: rebound fem CASE [-o DIR] [--level K] [--frames N] [--quiet]
+       mpirun -np N rebound fem CASE [...]
+
+Explicit 3-D FEM (deal.II, linear elasticity, FE_Q(fem.degree)) of the impact on
+the rigid plane: kinematic node-to-plane contact with Coulomb friction, started from
+the case's rigid-body motion; runs until the contact has ended and 0.2 Hertz
+durations have passed (at most 3), or to fem.end_time. --level K adds K global
+refinements to the mesh, --frames N sets the number of VTK frames (default
+fem.frames). Writes into DIR/fem/ (DIR defaults to results/<case>):
+  summary.json    rebound quantities (keys shared with `rebound lumped`) + run data
+  history.csv     rigid-body averaged forces, impulses, velocities, energies
+  solution.pvd    displacement, velocity, stress, von Mises, contact force frames
+Ctrl-C ends the run cleanly (status "interrupted"). See docs/FEM.md.
+)";
 
 int command_fem(const std::vector<std::string>& arguments) {
   const Arguments args("fem", arguments, {"--quiet"}, {"-o", "--level", "--frames"}, kFemUsage);

@@ -37,14 +37,15 @@ void print_summary(const nlohmann::json& s, const std::string& directory) {
 
 }  // namespace
 
-const char* const kLumpedUsage =
-    "Usage: rebound lumped CASE [-o DIR] [--quiet]\n\n"
-    "Solves the case with the lumped model of its \"lumped\" section (default: Lai's\n"
-    "coupled-conservative model) and writes into DIR/lumped/ (default DIR:\n"
-    "results/<case name>):\n"
-    "  summary.json    rebound quantities (SI), the keys shared with the FEM\n"
-    "  history.csv     forces, impulses, rigid-body velocity/displacement of P, ...\n"
-    "  rigid_body.pvd  the body moved by the lumped motion, for ParaView\n";
+const char* const kLumpedUsage = R"(Usage: rebound lumped CASE [-o DIR] [--quiet]
+
+Solves the case with the lumped model of its "lumped" section (default: Lai's
+coupled-conservative model) and writes into DIR/lumped/ (default DIR:
+results/<case name>):
+  summary.json    rebound quantities (SI), the keys shared with the FEM
+  history.csv     forces, impulses, rigid-body velocity/displacement of P, ...
+  rigid_body.pvd  the body moved by the lumped motion, for ParaView
+)";
 
 int command_lumped(const std::vector<std::string>& arguments) {
   const Arguments args("lumped", arguments, {"--quiet"}, {"-o"}, kLumpedUsage);

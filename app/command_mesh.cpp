@@ -75,18 +75,19 @@ void print_table(const cases::Case& c, const meshes::MeshStatistics& s, const st
 
 }  // namespace
 
-const char* const kMeshUsage =
-    "Usage: rebound mesh CASE [-o DIR] [--level K]\n"
-    "       mpirun -np N rebound mesh CASE [-o DIR] [--level K]\n\n"
-    "Builds the hexahedral FEM mesh of a sphere or capsule case on exact curved\n"
-    "surfaces: fem.refinement uniform levels of the coarse mesh, then local refinement\n"
-    "toward the contact point P until every cell within the Hertz contact radius a_max\n"
-    "has diameter <= a_max / fem.contact_resolution (graded outward, 2:1 balanced).\n"
-    "--level K refines the finished mesh K more times uniformly (every cell halves: the\n"
-    "refinement study; 8^K times the cells). Writes DIR/mesh/mesh.vtu (mesh.pvtu +\n"
-    "mesh.<rank>.vtu under MPI) with cell data level, diameter, quality, subdomain, and\n"
-    "DIR/mesh/summary.json, and prints the same as a table. DIR defaults to\n"
-    "results/<case name>. See docs/MESHES.md.\n";
+const char* const kMeshUsage = R"(Usage: rebound mesh CASE [-o DIR] [--level K]
+       mpirun -np N rebound mesh CASE [-o DIR] [--level K]
+
+Builds the hexahedral FEM mesh of a sphere or capsule case on exact curved
+surfaces: fem.refinement uniform levels of the coarse mesh, then local refinement
+toward the contact point P until every cell within the Hertz contact radius a_max
+has diameter <= a_max / fem.contact_resolution (graded outward, 2:1 balanced).
+--level K refines the finished mesh K more times uniformly (every cell halves: the
+refinement study; 8^K times the cells). Writes DIR/mesh/mesh.vtu (mesh.pvtu +
+mesh.<rank>.vtu under MPI) with cell data level, diameter, quality, subdomain, and
+DIR/mesh/summary.json, and prints the same as a table. DIR defaults to
+results/<case name>. See docs/MESHES.md.
+)";
 
 int command_mesh(const std::vector<std::string>& arguments) {
   const Arguments args("mesh", arguments, {}, {"-o", "--level"}, kMeshUsage);

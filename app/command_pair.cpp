@@ -15,22 +15,24 @@
 namespace rebound::app {
 
 const char* const kPairUsage =
-    "Usage: rebound pair CASE [-o DIR] [--level K] [--quiet] [--no-plots]\n\n"
-    "Solves the case with the FEM (as `rebound fem`) and with the lumped model, the\n"
-    "lumped model taking lambda, theta and the mass from the FEM mesh's own mass\n"
-    "distribution (and, for reference, from the exact geometry). Writes into DIR\n"
-    "(default results/<case name>):\n"
-    "  fem/             the FEM run (summary.json, history.csv, solution.pvd)\n"
-    "  lumped/          the lumped run with the mesh's lambda, theta, m (rigid_body.pvd)\n"
-    "  lumped-exact/    the lumped run with the exact geometry's lambda, theta, m\n"
-    "  comparison.json  every shared summary key: both values, difference, relative\n"
-    "                   difference; both histories on t / contact duration with L2 and\n"
-    "                   max differences\n"
-    "  report.md        the table printed at the end\n"
-    "  plots/*.png      forces, impulse path, tangential velocity of P, FEM energies\n"
-    "  view.py          ParaView state: paraview --script=DIR/view.py (Debian 12 without\n"
-    "                   python3-paraview: scripts/paraview-python.sh --gui DIR/view.py,\n"
-    "                   docs/PARAVIEW.md)\n";
+    R"(Usage: rebound pair CASE [-o DIR] [--level K] [--quiet] [--no-plots]
+
+Solves the case with the FEM (as `rebound fem`) and with the lumped model, the
+lumped model taking lambda, theta and the mass from the FEM mesh's own mass
+distribution (and, for reference, from the exact geometry). Writes into DIR
+(default results/<case name>):
+  fem/             the FEM run (summary.json, history.csv, solution.pvd)
+  lumped/          the lumped run with the mesh's lambda, theta, m (rigid_body.pvd)
+  lumped-exact/    the lumped run with the exact geometry's lambda, theta, m
+  comparison.json  every shared summary key: both values, difference, relative
+                   difference; both histories on t / contact duration with L2 and
+                   max differences
+  report.md        the table printed at the end
+  plots/*.png      forces, impulse path, tangential velocity of P, FEM energies
+  view.py          ParaView state: paraview --script=DIR/view.py (Debian 12 without
+                   python3-paraview: scripts/paraview-python.sh --gui DIR/view.py,
+                   docs/PARAVIEW.md)
+)";
 
 int command_pair(const std::vector<std::string>& arguments) {
   const Arguments args("pair", arguments, {"--quiet", "--no-plots"}, {"-o", "--level"}, kPairUsage);

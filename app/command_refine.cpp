@@ -135,48 +135,49 @@ void print_refinement_study(const studies::RefinementStudy& study) {
 
 }  // namespace
 
-const char* const kRefineUsage =
-    "Usage: rebound refine CASE [--levels A..B] [--refinements A..B]\n"
-    "                      [--contact-resolutions LIST] [-o DIR] [--resume] [--frames N]\n"
-    "                      [--quiet] [--no-plots]\n"
-    "       mpirun -np N rebound refine CASE [...]\n\n"
-    "Mesh-refinement study of the FEM: runs `rebound fem` at every combination of\n"
-    "  --levels A..B               extra uniform refinements of the finished mesh, as\n"
-    "                              `rebound fem --level K`, in [0, 6]: each halves every\n"
-    "                              cell and the time step (~16x the work); default 0\n"
-    "  --refinements A..B          values of fem.refinement, in [0, 8]: global levels of\n"
-    "                              the coarse mesh before the contact refinement, i.e.\n"
-    "                              the cells away from P (~2x the work each on coarse\n"
-    "                              meshes); default: the case's value\n"
-    "  --contact-resolutions LIST  values of fem.contact_resolution, increasing, in\n"
-    "                              [1, 64], e.g. 2,4,8: cells within a_max of P have\n"
-    "                              diameter <= a_max / value; default: the case's value\n"
-    "(at least one of the three), cheapest first, the rest of the case unchanged. Writes\n"
-    "into DIR (default results/<case name>):\n"
-    "  refinement.csv    one row per finished run, rewritten after each run: level,\n"
-    "                    refinement, contact_resolution, dofs, cells, h_contact, h_max,\n"
-    "                    time_step, steps, wall_time, psi2, e_newton, normal_impulse,\n"
-    "                    tangential_impulse, peak_normal_force, contact_duration,\n"
-    "                    tangential_cor, spin_final, kinetic_energy_loss_fraction,\n"
-    "                    status, energy_balance_error, degree, mpi_ranks, case,\n"
-    "                    case_hash, directory, message\n"
-    "  refinement.json   the runs, the references and, for each series (the runs along\n"
-    "                    one option, the others fixed) and quantity, the observed order\n"
-    "                    p = log((q1-q2)/(q2-q3))/log(r) from the last three runs (r the\n"
-    "                    ratio of h: h_contact, or h_max along --refinements; uneven\n"
-    "                    ratios are solved exactly), the Richardson value\n"
-    "                    q_R = q3 + (q3-q2)/(r^p-1) and its error estimate |q_R - q3|\n"
-    "  refine/refR_levelL_resS/      each run's summary.json and history.csv\n"
-    "  plots/refinement_<quantity>.png   the quantity vs h (log), with the lumped\n"
-    "                    model's value, Hertz's (normal impacts) and Richardson's\n"
-    "References: the case's lumped model (exact geometry) and, for normal or frictionless\n"
-    "impacts with theta = 0, Hertz's contact duration and peak force.\n"
-    "One line per finished run (with an ETA), then the tables. A failed run is recorded\n"
-    "(status failed) and the study goes on (exit status 1 at the end). Ctrl-C or\n"
-    "SIGTERM stops after writing the finished rows (exit status 130); --resume reuses\n"
-    "the rows of DIR/refinement.csv with the same case description (case_hash), level,\n"
-    "refinement and resolution. --frames N: VTK frames per run (default 0).\n"
-    "See docs/PAIR.md.\n";
+const char* const kRefineUsage = R"(Usage: rebound refine CASE [--levels A..B] [--refinements A..B]
+                      [--contact-resolutions LIST] [-o DIR] [--resume] [--frames N]
+                      [--quiet] [--no-plots]
+       mpirun -np N rebound refine CASE [...]
+
+Mesh-refinement study of the FEM: runs `rebound fem` at every combination of
+  --levels A..B               extra uniform refinements of the finished mesh, as
+                              `rebound fem --level K`, in [0, 6]: each halves every
+                              cell and the time step (~16x the work); default 0
+  --refinements A..B          values of fem.refinement, in [0, 8]: global levels of
+                              the coarse mesh before the contact refinement, i.e.
+                              the cells away from P (~2x the work each on coarse
+                              meshes); default: the case's value
+  --contact-resolutions LIST  values of fem.contact_resolution, increasing, in
+                              [1, 64], e.g. 2,4,8: cells within a_max of P have
+                              diameter <= a_max / value; default: the case's value
+(at least one of the three), cheapest first, the rest of the case unchanged. Writes
+into DIR (default results/<case name>):
+  refinement.csv    one row per finished run, rewritten after each run: level,
+                    refinement, contact_resolution, dofs, cells, h_contact, h_max,
+                    time_step, steps, wall_time, psi2, e_newton, normal_impulse,
+                    tangential_impulse, peak_normal_force, contact_duration,
+                    tangential_cor, spin_final, kinetic_energy_loss_fraction,
+                    status, energy_balance_error, degree, mpi_ranks, case,
+                    case_hash, directory, message
+  refinement.json   the runs, the references and, for each series (the runs along
+                    one option, the others fixed) and quantity, the observed order
+                    p = log((q1-q2)/(q2-q3))/log(r) from the last three runs (r the
+                    ratio of h: h_contact, or h_max along --refinements; uneven
+                    ratios are solved exactly), the Richardson value
+                    q_R = q3 + (q3-q2)/(r^p-1) and its error estimate |q_R - q3|
+  refine/refR_levelL_resS/      each run's summary.json and history.csv
+  plots/refinement_<quantity>.png   the quantity vs h (log), with the lumped
+                    model's value, Hertz's (normal impacts) and Richardson's
+References: the case's lumped model (exact geometry) and, for normal or frictionless
+impacts with theta = 0, Hertz's contact duration and peak force.
+One line per finished run (with an ETA), then the tables. A failed run is recorded
+(status failed) and the study goes on (exit status 1 at the end). Ctrl-C or
+SIGTERM stops after writing the finished rows (exit status 130); --resume reuses
+the rows of DIR/refinement.csv with the same case description (case_hash), level,
+refinement and resolution. --frames N: VTK frames per run (default 0).
+See docs/PAIR.md.
+)";
 
 int command_refine(const std::vector<std::string>& arguments) {
   const Arguments args("refine", arguments, {"--quiet", "--resume", "--no-plots"},

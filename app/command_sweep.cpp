@@ -57,35 +57,38 @@ lumped::SweepRange parse_range(const std::string& option, const std::string& tex
 }  // namespace
 
 const char* const kSweepUsage =
-    "Usage: rebound sweep CASE (--psi1 | --incidence | --friction) START:STOP:COUNT\n"
-    "                     [-o DIR] [--threads N] [--quiet]\n"
-    "                     [--fem K [--level L] [--frames N] [--reference FILE]\n"
-    "                      [--resume] [--no-plots]]\n\n"
-    "Runs the case's lumped model at COUNT evenly spaced values of one variable (the\n"
-    "rest of the case unchanged: the normal speed is kept for --psi1, the approach\n"
-    "speed for --incidence (radians), the velocity for --friction) on all cores, writes\n"
-    "DIR/sweep.csv (default DIR: results/<case name>) and prints a table. This redraws\n"
-    "seed 000 Figs. 5.13-5.20 and seed 003 Figs. F5.16-F5.23.\n\n"
-    "With --fem K (0 <= K <= COUNT) the FEM (as `rebound fem`, also under mpirun) then\n"
-    "runs at K of the points, evenly spread (first and last included; K = 1: the middle\n"
-    "point), one after the other with a line per finished run and an ETA:\n"
-    "  --level L          extra uniform refinements of the FEM mesh (default 0)\n"
-    "  --frames N         VTK frames per FEM run (default 0)\n"
-    "  --reference FILE   CSV with columns psi1,psi2 (header row): reference points for\n"
-    "                     the plot (e.g. digitised from a paper)\n"
-    "  --resume           reuse the rows of DIR/sweep_fem.csv with the same case\n"
-    "                     description, swept value and level\n"
-    "  --no-plots         no PNG\n"
-    "and writes\n"
-    "  sweep_fem.csv      the columns of sweep.csv (phases empty) + status, level, dofs,\n"
-    "                     cells, h_contact, time_step, steps, wall_time, ...; rewritten\n"
-    "                     after every run, so Ctrl-C/SIGTERM (exit 130) keeps the\n"
-    "                     finished runs\n"
-    "  sweep_fem/<variable>_<value>/   each run's summary.json and history.csv\n"
-    "  plots/psi2_vs_psi1.png   Psi2 vs Psi1: lumped curve, FEM points, the rigid-body\n"
-    "                     gross-slip line Psi2 = Psi1 - 4 chi, reference points\n"
-    "A failed FEM run is recorded (status failed; exit status 1 at the end).\n"
-    "See docs/PAIR.md.\n";
+    R"(Usage: rebound sweep CASE (--psi1 | --incidence | --friction) START:STOP:COUNT
+                     [-o DIR] [--threads N] [--quiet]
+                     [--fem K [--level L] [--frames N] [--reference FILE]
+                      [--resume] [--no-plots]]
+
+Runs the case's lumped model at COUNT evenly spaced values of one variable (the
+rest of the case unchanged: the normal speed is kept for --psi1, the approach
+speed for --incidence (radians), the velocity for --friction) on all cores, writes
+DIR/sweep.csv (default DIR: results/<case name>) and prints a table. This redraws
+seed 000 Figs. 5.13-5.20 and seed 003 Figs. F5.16-F5.23.
+
+With --fem K (0 <= K <= COUNT) the FEM (as `rebound fem`, also under mpirun) then
+runs at K of the points, evenly spread (first and last included; K = 1: the middle
+point), one after the other with a line per finished run and an ETA:
+  --level L          extra uniform refinements of the FEM mesh (default 0)
+  --frames N         VTK frames per FEM run (default 0)
+  --reference FILE   CSV with columns psi1,psi2 (header row): reference points for
+                     the plot (e.g. digitised from a paper)
+  --resume           reuse the rows of DIR/sweep_fem.csv with the same case
+                     description, swept value and level
+  --no-plots         no PNG
+and writes
+  sweep_fem.csv      the columns of sweep.csv (phases empty) + status, level, dofs,
+                     cells, h_contact, time_step, steps, wall_time, ...; rewritten
+                     after every run, so Ctrl-C/SIGTERM (exit 130) keeps the
+                     finished runs
+  sweep_fem/<variable>_<value>/   each run's summary.json and history.csv
+  plots/psi2_vs_psi1.png   Psi2 vs Psi1: lumped curve, FEM points, the rigid-body
+                     gross-slip line Psi2 = Psi1 - 4 chi, reference points
+A failed FEM run is recorded (status failed; exit status 1 at the end).
+See docs/PAIR.md.
+)";
 
 int command_sweep(const std::vector<std::string>& arguments) {
   const Arguments args("sweep", arguments, {"--quiet", "--resume", "--no-plots"},

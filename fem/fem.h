@@ -116,10 +116,8 @@ class Solver {
 
 // ---- A complete run of a case (used by `rebound fem` and the tests) -----------------------
 
-struct HistoryRow {
-  double time, normal_force, tangential_force, normal_impulse, tangential_impulse;
-  double normal_velocity, tangential_velocity, normal_displacement, tangential_displacement;
-  double kinetic_energy, internal_energy, rigid_kinetic_energy, vibration_kinetic_energy;
+struct HistoryRow : observables::ContactPointSample {
+  double internal_energy, rigid_kinetic_energy, vibration_kinetic_energy;
   double frictional_dissipation, total_energy;
   int contact_nodes;
   double contact_area, contact_node_velocity_t, contact_node_velocity_n;

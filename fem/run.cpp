@@ -70,40 +70,28 @@ void write_pvd(const std::string& directory,
 }  // namespace
 
 observables::History history_table(const std::vector<HistoryRow>& rows) {
-  observables::History h;
-  const auto column = [&](const char* name, auto field) {
-    std::vector<double> values;
-    values.reserve(rows.size());
-    for (const HistoryRow& r : rows) values.push_back(double(r.*field));
-    h.add(name, std::move(values));
-  };
-  column("time", &HistoryRow::time);
-  column("normal_force", &HistoryRow::normal_force);
-  column("tangential_force", &HistoryRow::tangential_force);
-  column("normal_impulse", &HistoryRow::normal_impulse);
-  column("tangential_impulse", &HistoryRow::tangential_impulse);
-  column("normal_velocity", &HistoryRow::normal_velocity);
-  column("tangential_velocity", &HistoryRow::tangential_velocity);
-  column("normal_displacement", &HistoryRow::normal_displacement);
-  column("tangential_displacement", &HistoryRow::tangential_displacement);
-  column("kinetic_energy", &HistoryRow::kinetic_energy);
-  column("internal_energy", &HistoryRow::internal_energy);
-  column("rigid_kinetic_energy", &HistoryRow::rigid_kinetic_energy);
-  column("vibration_kinetic_energy", &HistoryRow::vibration_kinetic_energy);
-  column("frictional_dissipation", &HistoryRow::frictional_dissipation);
-  column("total_energy", &HistoryRow::total_energy);
-  column("contact_nodes", &HistoryRow::contact_nodes);
+  using R = HistoryRow;
+  observables::History h = observables::contact_point_history(rows);
+  observables::add_fields<R, double R::*>(
+      h, rows,
+      {{"internal_energy", &R::internal_energy},
+       {"rigid_kinetic_energy", &R::rigid_kinetic_energy},
+       {"vibration_kinetic_energy", &R::vibration_kinetic_energy},
+       {"frictional_dissipation", &R::frictional_dissipation},
+       {"total_energy", &R::total_energy}});
+  observables::add_fields<R, int R::*>(h, rows, {{"contact_nodes", &R::contact_nodes}});
   h.integer_columns.insert("contact_nodes");
-  column("contact_area", &HistoryRow::contact_area);
-  column("contact_node_velocity_t", &HistoryRow::contact_node_velocity_t);
-  column("contact_node_velocity_n", &HistoryRow::contact_node_velocity_n);
-  column("center_velocity_t", &HistoryRow::center_velocity_t);
-  column("center_velocity_n", &HistoryRow::center_velocity_n);
-  column("spin", &HistoryRow::spin);
-  column("normal_force_smoothed", &HistoryRow::normal_force_smoothed);
-  column("binormal_impulse", &HistoryRow::binormal_impulse);
-  column("lowest_boundary_height", &HistoryRow::lowest_boundary_height);
-  column("normal_contact_loss", &HistoryRow::normal_contact_loss);
+  observables::add_fields<R, double R::*>(h, rows,
+                                          {{"contact_area", &R::contact_area},
+                                           {"contact_node_velocity_t", &R::contact_node_velocity_t},
+                                           {"contact_node_velocity_n", &R::contact_node_velocity_n},
+                                           {"center_velocity_t", &R::center_velocity_t},
+                                           {"center_velocity_n", &R::center_velocity_n},
+                                           {"spin", &R::spin},
+                                           {"normal_force_smoothed", &R::normal_force_smoothed},
+                                           {"binormal_impulse", &R::binormal_impulse},
+                                           {"lowest_boundary_height", &R::lowest_boundary_height},
+                                           {"normal_contact_loss", &R::normal_contact_loss}});
   return h;
 }
 

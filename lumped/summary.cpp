@@ -93,7 +93,7 @@ std::vector<HistoryRow> history_rows(const cases::Case& c, const cases::Derived&
   const Eigen::Vector2d v0 = incident_velocity(d.incidence_angle);
   const double kinetic_initial = body_kinetic_energy(d, body_velocity(d, Eigen::Vector2d::Zero()));
   for (const Sample& s : outcome.history) {
-    HistoryRow r;
+    HistoryRow r{};
     r.tau = s.tau;
     r.time = s.tau * time_scale;
     r.normal_force = s.force.y() * force_scale;
@@ -125,38 +125,25 @@ std::vector<HistoryRow> history_rows(const cases::Case& c, const cases::Derived&
 }
 
 observables::History history_table(const std::vector<HistoryRow>& rows) {
-  observables::History h;
-  const auto column = [&](const char* name, auto field) {
-    std::vector<double> values;
-    values.reserve(rows.size());
-    for (const HistoryRow& r : rows) values.push_back(r.*field);
-    h.add(name, std::move(values));
-  };
-  column("time", &HistoryRow::time);
-  column("normal_force", &HistoryRow::normal_force);
-  column("tangential_force", &HistoryRow::tangential_force);
-  column("normal_impulse", &HistoryRow::normal_impulse);
-  column("tangential_impulse", &HistoryRow::tangential_impulse);
-  column("normal_velocity", &HistoryRow::normal_velocity);
-  column("tangential_velocity", &HistoryRow::tangential_velocity);
-  column("normal_displacement", &HistoryRow::normal_displacement);
-  column("tangential_displacement", &HistoryRow::tangential_displacement);
-  column("kinetic_energy", &HistoryRow::kinetic_energy);
-  column("tangential_spring_extension", &HistoryRow::tangential_spring_extension);
+  using R = HistoryRow;
+  observables::History h = observables::contact_point_history(rows);
+  observables::add_fields<R, double R::*>(
+      h, rows, {{"tangential_spring_extension", &R::tangential_spring_extension}});
   std::vector<std::string> modes;
   for (const HistoryRow& r : rows) modes.emplace_back(to_string(r.mode));
   h.add_labels("mode", std::move(modes));
-  column("dissipation", &HistoryRow::dissipation);
-  column("gamma_t", &HistoryRow::gamma_t);
-  column("gamma_n", &HistoryRow::gamma_n);
-  column("delta_t", &HistoryRow::delta_t);
-  column("delta_n", &HistoryRow::delta_n);
-  column("epsilon", &HistoryRow::epsilon);
-  column("tau", &HistoryRow::tau);
-  column("center_velocity_t", &HistoryRow::centre_velocity_t);
-  column("center_velocity_n", &HistoryRow::centre_velocity_n);
-  column("spin", &HistoryRow::spin);
-  column("stick_fraction", &HistoryRow::stick_fraction);
+  observables::add_fields<R, double R::*>(h, rows,
+                                          {{"dissipation", &R::dissipation},
+                                           {"gamma_t", &R::gamma_t},
+                                           {"gamma_n", &R::gamma_n},
+                                           {"delta_t", &R::delta_t},
+                                           {"delta_n", &R::delta_n},
+                                           {"epsilon", &R::epsilon},
+                                           {"tau", &R::tau},
+                                           {"center_velocity_t", &R::centre_velocity_t},
+                                           {"center_velocity_n", &R::centre_velocity_n},
+                                           {"spin", &R::spin},
+                                           {"stick_fraction", &R::stick_fraction}});
   return h;
 }
 

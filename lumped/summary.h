@@ -22,10 +22,8 @@ Configuration configuration_of(const cases::Case& c, const cases::Derived& d);
 Outcome solve(const cases::Case& c, const cases::Derived& d, bool record_history = true);
 
 // One row of the history in SI units (rigid-body velocity and displacement of P).
-struct HistoryRow {
-  double time, normal_force, tangential_force, normal_impulse, tangential_impulse;
-  double normal_velocity, tangential_velocity, normal_displacement, tangential_displacement;
-  double kinetic_energy, tangential_spring_extension, dissipation;
+struct HistoryRow : observables::ContactPointSample {
+  double tangential_spring_extension, dissipation;
   Mode mode;
   double gamma_t, gamma_n, delta_t, delta_n, epsilon, tau;
   // Rigid-body state of the body: centre velocity (t, n), spin.

@@ -3,9 +3,11 @@
 #pragma once
 
 #include <cstddef>
+#include <initializer_list>
 #include <map>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace rebound::observables {
@@ -23,6 +25,46 @@ struct History {
   void add(const std::string& name, std::vector<double> data);
   void add_labels(const std::string& name, std::vector<std::string> data);
 };
+
+// The first columns of every solver's history.csv: time, the contact force on the body (t, n),
+// its impulse, and the rigid-body velocity and displacement of P, the kinetic energy (SI). A
+// solver's history row derives from it and adds its own columns.
+struct ContactPointSample {
+  double time, normal_force, tangential_force, normal_impulse, tangential_impulse;
+  double normal_velocity, tangential_velocity, normal_displacement, tangential_displacement;
+  double kinetic_energy;
+};
+
+// Appends the columns (name, member of Row) to h, one value per row (integers converted).
+template <class Row, class Field>
+void add_fields(History& h, const std::vector<Row>& rows,
+                std::initializer_list<std::pair<const char*, Field>> fields) {
+  for (const auto& [name, field] : fields) {
+    std::vector<double> values;
+    values.reserve(rows.size());
+    for (const Row& r : rows) values.push_back(double(r.*field));
+    h.add(name, std::move(values));
+  }
+}
+
+// A history with the ContactPointSample columns of the rows, in file order.
+template <class Row>
+History contact_point_history(const std::vector<Row>& rows) {
+  using S = ContactPointSample;
+  History h;
+  add_fields<Row, double S::*>(h, rows,
+                               {{"time", &S::time},
+                                {"normal_force", &S::normal_force},
+                                {"tangential_force", &S::tangential_force},
+                                {"normal_impulse", &S::normal_impulse},
+                                {"tangential_impulse", &S::tangential_impulse},
+                                {"normal_velocity", &S::normal_velocity},
+                                {"tangential_velocity", &S::tangential_velocity},
+                                {"normal_displacement", &S::normal_displacement},
+                                {"tangential_displacement", &S::tangential_displacement},
+                                {"kinetic_energy", &S::kinetic_energy}});
+  return h;
+}
 
 // history.csv: a header row, then one row per sample; reals as %.10e. With max_rows > 0 a longer
 // history is decimated to every k-th row (the last row always kept).

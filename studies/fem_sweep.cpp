@@ -37,7 +37,7 @@ FemSweepResult run_fem_sweep(const cases::Case& base, const lumped::SweepRange& 
   const bool root = is_root_rank();
   const bool verbose = root && bool(o.report);
   const auto say = [&](const std::string& text) {
-    if (verbose) o.report(text);
+    if (verbose && !text.empty()) o.report(text);
   };
   const std::string variable = lumped::to_string(range.variable);
   const std::string value_column = "sweep_" + variable;
@@ -87,9 +87,7 @@ FemSweepResult run_fem_sweep(const cases::Case& base, const lumped::SweepRange& 
         });
     MPI_Barrier(MPI_COMM_WORLD);  // every rank has read it before rank 0 rewrites it
     kept = earlier.kept;
-    if (earlier.replaced > 0)
-      say(format("note: %s exists; its %zu row%s will be replaced (--resume keeps finished runs)\n",
-                 path.c_str(), earlier.replaced, earlier.replaced == 1 ? "" : "s"));
+    say(earlier.note);
   }
   const auto write_csv = [&] {
     if (!root) return;

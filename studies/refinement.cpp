@@ -30,7 +30,7 @@ nlohmann::json number_or_null(double x) {
   return std::isfinite(x) ? nlohmann::json(x) : nlohmann::json();
 }
 
-double json_number(const nlohmann::json& j, const char* key) {
+double json_number(const nlohmann::json& j, const std::string& key) {
   return j.is_object() && j.contains(key) && j[key].is_number() ? j[key].get<double>() : kNaN;
 }
 
@@ -52,24 +52,46 @@ std::vector<std::string> refinement_columns() {
   return columns;
 }
 
+// The run statistics of refinement.csv/json: the column name and where a run keeps it. Rows
+// are read and written from this one list.
+struct RunNumber {
+  const char* column;
+  double RefinementRun::*field;
+  const char* summary_key;  // in the FEM's summary.json ("mesh.*": in its "mesh" object)
+};
+const RunNumber kRunNumbers[] = {
+    {"dofs", &RefinementRun::dofs, "dofs"},
+    {"cells", &RefinementRun::cells, "cells"},
+    {"h_contact", &RefinementRun::h_contact, "mesh.h_contact"},
+    {"h_max", &RefinementRun::h_max, "mesh.h_max"},
+    {"time_step", &RefinementRun::time_step, "time_step"},
+    {"steps", &RefinementRun::steps, "steps"},
+    {"wall_time", &RefinementRun::wall_time, "wall_time"},
+    {"energy_balance_error", &RefinementRun::energy_balance_error, "energy_balance_error"}};
+
 RefinementRun run_from_row(const TableRow& row) {
   RefinementRun run;
   run.level = int(csv_value(row, "level"));
   run.refinement = int(csv_value(row, "refinement"));
   run.contact_resolution = csv_value(row, "contact_resolution");
-  run.status = row.count("status") ? row.at("status") : "";
-  run.message = row.count("message") ? row.at("message") : "";
-  run.directory = row.count("directory") ? row.at("directory") : "";
-  run.dofs = csv_value(row, "dofs");
-  run.cells = csv_value(row, "cells");
-  run.h_contact = csv_value(row, "h_contact");
-  run.h_max = csv_value(row, "h_max");
-  run.time_step = csv_value(row, "time_step");
-  run.steps = csv_value(row, "steps");
-  run.wall_time = csv_value(row, "wall_time");
-  run.energy_balance_error = csv_value(row, "energy_balance_error");
+  run.status = cell(row, "status");
+  run.message = cell(row, "message");
+  run.directory = cell(row, "directory");
+  for (const RunNumber& n : kRunNumbers) run.*n.field = csv_value(row, n.column);
   for (const auto& q : refinement_quantities()) run.values[q] = csv_value(row, q);
   return run;
+}
+
+// The statistics and quantities of a finished run, from its summary.json.
+void take_summary(RefinementRun& run, const nlohmann::json& s) {
+  for (const RunNumber& n : kRunNumbers) {
+    const std::string key = n.summary_key;
+    run.*n.field =
+        key.rfind("mesh.", 0) == 0
+            ? (s.is_object() && s.contains("mesh") ? json_number(s["mesh"], key.substr(5)) : kNaN)
+            : json_number(s, key);
+  }
+  for (const auto& q : refinement_quantities()) run.values[q] = json_number(s, q);
 }
 
 TableRow row_of_run(const RefinementRun& run, const cases::Case& c, const std::string& hash,
@@ -78,17 +100,10 @@ TableRow row_of_run(const RefinementRun& run, const cases::Case& c, const std::s
   row["level"] = std::to_string(run.level);
   row["refinement"] = std::to_string(run.refinement);
   row["contact_resolution"] = csv_number(run.contact_resolution);
-  row["dofs"] = csv_number(run.dofs);
-  row["cells"] = csv_number(run.cells);
-  row["h_contact"] = csv_number(run.h_contact);
-  row["h_max"] = csv_number(run.h_max);
-  row["time_step"] = csv_number(run.time_step);
-  row["steps"] = csv_number(run.steps);
-  row["wall_time"] = csv_number(run.wall_time);
+  for (const RunNumber& n : kRunNumbers) row[n.column] = csv_number(run.*n.field);
   for (const auto& q : refinement_quantities())
     row[q] = csv_number(run.values.count(q) ? run.values.at(q) : kNaN);
   row["status"] = run.status;
-  row["energy_balance_error"] = csv_number(run.energy_balance_error);
   row["degree"] = std::to_string(c.fem.degree);
   row["mpi_ranks"] = std::to_string(ranks);
   row["case"] = c.name;
@@ -185,7 +200,7 @@ RefinementStudy run_refinement_study(const cases::Case& c, const RefinementOptio
   const int ranks = int(dealii::Utilities::MPI::n_mpi_processes(MPI_COMM_WORLD));
   const bool verbose = root && bool(options.report);
   const auto say = [&](const std::string& text) {
-    if (verbose) options.report(text);
+    if (verbose && !text.empty()) options.report(text);
   };
   RefinementStudy study;
   study.case_name = c.name;
@@ -234,9 +249,7 @@ RefinementStudy run_refinement_study(const cases::Case& c, const RefinementOptio
         });
     MPI_Barrier(MPI_COMM_WORLD);  // every rank has read it before rank 0 rewrites it
     kept = earlier.kept;
-    if (earlier.replaced > 0)
-      say(format("note: %s exists; its %zu row%s will be replaced (--resume keeps finished runs)\n",
-                 csv_path.c_str(), earlier.replaced, earlier.replaced == 1 ? "" : "s"));
+    say(earlier.note);
   }
 
   // References: the case's lumped model on the exact geometry, Hertz for normal impacts.
@@ -302,17 +315,7 @@ RefinementStudy run_refinement_study(const cases::Case& c, const RefinementOptio
       run.message = fem.message;
       run.summary = fem.summary;
       run.history = fem.history;
-      const nlohmann::json& s = fem.summary;
-      run.dofs = json_number(s, "dofs");
-      run.cells = json_number(s, "cells");
-      run.time_step = json_number(s, "time_step");
-      run.steps = json_number(s, "steps");
-      run.wall_time = json_number(s, "wall_time");
-      run.energy_balance_error = json_number(s, "energy_balance_error");
-      const bool mesh = s.is_object() && s.contains("mesh");
-      run.h_contact = mesh ? json_number(s["mesh"], "h_contact") : kNaN;
-      run.h_max = mesh ? json_number(s["mesh"], "h_max") : kNaN;
-      for (const auto& q : refinement_quantities()) run.values[q] = json_number(s, q.c_str());
+      take_summary(run, fem.summary);
       write_csv();
 
       if (verbose) {
@@ -432,15 +435,8 @@ RefinementStudy run_refinement_study(const cases::Case& c, const RefinementOptio
                         {"contact_resolution", run.contact_resolution},
                         {"status", run.status.empty() ? "not run" : run.status},
                         {"reused", run.reused},
-                        {"directory", run.directory},
-                        {"dofs", number_or_null(run.dofs)},
-                        {"cells", number_or_null(run.cells)},
-                        {"h_contact", number_or_null(run.h_contact)},
-                        {"h_max", number_or_null(run.h_max)},
-                        {"time_step", number_or_null(run.time_step)},
-                        {"steps", number_or_null(run.steps)},
-                        {"wall_time", number_or_null(run.wall_time)},
-                        {"energy_balance_error", number_or_null(run.energy_balance_error)}};
+                        {"directory", run.directory}};
+    for (const RunNumber& n : kRunNumbers) r[n.column] = number_or_null(run.*n.field);
     if (!run.message.empty()) r["message"] = run.message;
     for (const auto& q : refinement_quantities())
       r[q] = number_or_null(run.values.count(q) ? run.values.at(q) : kNaN);

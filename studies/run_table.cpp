@@ -108,6 +108,10 @@ EarlierRows resume_rows(const std::string& path, const cases::Case& c, const std
   EarlierRows earlier;
   if (!resume) {
     earlier.replaced = previous.rows.size();
+    if (earlier.replaced > 0)
+      earlier.note = "note: " + path + " exists; its " + std::to_string(earlier.replaced) + " row" +
+                     (earlier.replaced == 1 ? "" : "s") +
+                     " will be replaced (--resume keeps finished runs)\n";
     return earlier;
   }
   for (const TableRow& row : previous.rows) {

@@ -41,6 +41,7 @@ std::string case_fingerprint(const cases::Case& c);
 struct EarlierRows {
   std::vector<TableRow> kept;
   std::size_t replaced = 0;
+  std::string note;  // for the user when rows are replaced ("note: FILE exists; ..."), else ""
 };
 EarlierRows resume_rows(const std::string& path, const cases::Case& c, const std::string& hash,
                         const std::string& first_column, bool resume,
