@@ -25,6 +25,7 @@
 #include <limits>
 #include <stdexcept>
 
+#include "fem/contact.h"
 #include "fem/fem.h"
 #include "meshes/meshes.h"
 
@@ -106,6 +107,16 @@ class SolverImpl final : public Solver {
   void apply_stiffness(VectorType& dst, const VectorType& src) const {
     matrix_free_.cell_loop(&SolverImpl::local_apply, this, dst, src, true);
   }
+  // Setup stages (the constructor runs them in this order).
+  void setup_dofs();
+  void setup_geometry();
+  void setup_matrix_free();
+  void assemble_lumped_mass();
+  void extract_nodes();
+  void fill_info();
+  void compute_fe_body();
+  void estimate_time_step();
+
   void update_acceleration();  // force_ = K u, acceleration_ = -M^-1 force_
   void compute_averages();     // state_ from u, v, force and the contact of the last step
   double estimate_lambda_max(int iterations);
@@ -117,11 +128,15 @@ class SolverImpl final : public Solver {
   double lame_lambda_, lame_mu_, density_, friction_;
   FESystem<3> fe_;
   DoFHandler<3> dof_handler_;
+  IndexSet relevant_dofs_;
   AffineConstraints<double> constraints_;
   std::unique_ptr<MappingQCache<3>> mapping_;
   MatrixFree<3, double> matrix_free_;
   VectorType displacement_, velocity_, previous_velocity_, acceleration_, force_, inverse_mass_,
       contact_force_;
+  VectorType support_positions_;        // x of every support point (conforming at hanging nodes)
+  VectorType nodal_mass_, nodal_area_;  // lumped mass and boundary area per dof
+  double quadrature_mass_ = 0;          // the mass integrated cell by cell (this rank)
   std::vector<Node> nodes_;             // locally owned, unconstrained nodes
   std::vector<unsigned int> boundary_;  // indices into nodes_ of boundary nodes
   std::vector<unsigned int> touched_;   // boundary nodes with a contact force in the last step
@@ -146,18 +161,37 @@ SolverImpl<p>::SolverImpl(const cases::Case& c, const SolverOptions& options, MP
   lame_mu_ = E / (2 * (1 + nu));
   density_ = c.material.density;
   friction_ = c.contact.friction;
+  // The stages, as in the deal.II tutorials: each fills the members named in its comment.
+  setup_dofs();
+  setup_geometry();
+  setup_matrix_free();
+  assemble_lumped_mass();
+  extract_nodes();
+  fill_info();
+  compute_fe_body();
+  estimate_time_step();
+  info_.setup_seconds = timer.wall_time();
+}
 
+// dof_handler_, constraints_ (hanging nodes).
+template <int p>
+void SolverImpl<p>::setup_dofs() {
   dof_handler_.distribute_dofs(fe_);
-  const IndexSet& owned = dof_handler_.locally_owned_dofs();
-  const IndexSet relevant = DoFTools::extract_locally_relevant_dofs(dof_handler_);
-  constraints_.reinit(relevant);
+  relevant_dofs_ = DoFTools::extract_locally_relevant_dofs(dof_handler_);
+  constraints_.reinit(relevant_dofs_);
   DoFTools::make_hanging_node_constraints(dof_handler_, constraints_);
   constraints_.close();
+}
 
+// support_positions_, mapping_.
+template <int p>
+void SolverImpl<p>::setup_geometry() {
+  const IndexSet& owned = dof_handler_.locally_owned_dofs();
   // Positions of the support points under MappingQ(p) (which follows the manifolds), made
   // conforming at hanging nodes: the geometry is then the FE interpolant of itself.
   const MappingQ<3> mapping_q(p);
-  VectorType positions(owned, relevant, communicator_);
+  support_positions_.reinit(owned, relevant_dofs_, communicator_);
+  VectorType& positions = support_positions_;
   {
     const Quadrature<3> support(fe_.get_unit_support_points());
     FEValues<3> values(mapping_q, fe_, support, update_quadrature_points);
@@ -176,7 +210,11 @@ SolverImpl<p>::SolverImpl(const cases::Case& c, const SolverOptions& options, MP
   positions.update_ghost_values();
   mapping_ = std::make_unique<MappingQCache<3>>(p);
   mapping_->initialize(mapping_q, dof_handler_, positions, false);
+}
 
+// matrix_free_ and the dof vectors.
+template <int p>
+void SolverImpl<p>::setup_matrix_free() {
   typename MatrixFree<3, double>::AdditionalData data;
   data.tasks_parallel_scheme = MatrixFree<3, double>::AdditionalData::none;
   data.mapping_update_flags = update_gradients | update_JxW_values;
@@ -184,13 +222,18 @@ SolverImpl<p>::SolverImpl(const cases::Case& c, const SolverOptions& options, MP
   for (VectorType* v : {&displacement_, &velocity_, &previous_velocity_, &acceleration_, &force_,
                         &inverse_mass_, &contact_force_})
     matrix_free_.initialize_dof_vector(*v);
+}
 
+// inverse_mass_, nodal_mass_, nodal_area_, quadrature_mass_.
+template <int p>
+void SolverImpl<p>::assemble_lumped_mass() {
   // Lumped mass (p = 1: row sum of the consistent mass; p = 2: Gauss-Lobatto collocation) and
   // nodal boundary areas (row sums of the boundary "mass"), both through the constraints.
-  VectorType mass, area;
+  VectorType& mass = nodal_mass_;
+  VectorType& area = nodal_area_;
   matrix_free_.initialize_dof_vector(mass);
   matrix_free_.initialize_dof_vector(area);
-  double quadrature_mass = 0;
+  quadrature_mass_ = 0;
   {
     const Quadrature<3> quadrature =
         p == 1 ? Quadrature<3>(QGauss<3>(2)) : Quadrature<3>(QGaussLobatto<3>(p + 1));
@@ -207,7 +250,7 @@ SolverImpl<p>::SolverImpl(const cases::Case& c, const SolverOptions& options, MP
       local_mass = 0;
       local_area = 0;
       for (unsigned int q = 0; q < quadrature.size(); ++q) {
-        quadrature_mass += density_ * values.JxW(q);
+        quadrature_mass_ += density_ * values.JxW(q);
         for (unsigned int i = 0; i < n; ++i) {
           const double phi =
               values.shape_value_component(i, q, fe_.system_to_component_index(i).first);
@@ -231,7 +274,15 @@ SolverImpl<p>::SolverImpl(const cases::Case& c, const SolverOptions& options, MP
   }
   for (unsigned int i = 0; i < inverse_mass_.locally_owned_size(); ++i)
     inverse_mass_.local_element(i) = mass.local_element(i) > 0 ? 1.0 / mass.local_element(i) : 0;
+}
 
+// nodes_, boundary_, contact_node_ (P's node on its owner, -1 elsewhere).
+template <int p>
+void SolverImpl<p>::extract_nodes() {
+  const IndexSet& owned = dof_handler_.locally_owned_dofs();
+  const VectorType& positions = support_positions_;
+  const VectorType& mass = nodal_mass_;
+  const VectorType& area = nodal_area_;
   // Nodes: owned, unconstrained support points with their three dofs.
   {
     std::vector<int> seen(owned.n_elements(), 0);
@@ -259,14 +310,10 @@ SolverImpl<p>::SolverImpl(const cases::Case& c, const SolverOptions& options, MP
       }
     }
   }
-  const double radius = c.body.radius;
-  double lowest = std::numeric_limits<double>::infinity(), min_mass = lowest, mass_sum = 0;
-  double nearest = lowest;
+  const double radius = case_.body.radius;
+  double nearest = std::numeric_limits<double>::infinity();
   for (unsigned int a = 0; a < nodes_.size(); ++a) {
     const Node& n = nodes_[a];
-    mass_sum += n.mass;
-    min_mass = std::min(min_mass, n.mass);
-    lowest = std::min(lowest, n.X[1]);
     if (n.area > 0) boundary_.push_back(a);
     if (n.X.norm() < nearest) {
       nearest = n.X.norm();
@@ -281,7 +328,18 @@ SolverImpl<p>::SolverImpl(const cases::Case& c, const SolverOptions& options, MP
   if (rank != owner) contact_node_ = -1;
   if (global_nearest > 1e-9 * radius)
     throw std::runtime_error("no mesh node at the contact point P");
+}
 
+// info_: sizes, masses, the mesh statistics.
+template <int p>
+void SolverImpl<p>::fill_info() {
+  const IndexSet& owned = dof_handler_.locally_owned_dofs();
+  double lowest = std::numeric_limits<double>::infinity(), min_mass = lowest, mass_sum = 0;
+  for (const Node& n : nodes_) {
+    mass_sum += n.mass;
+    min_mass = std::min(min_mass, n.mass);
+    lowest = std::min(lowest, n.X[1]);
+  }
   info_.degree = p;
   info_.dofs = dof_handler_.n_dofs();
   info_.cells = mesh_.triangulation->n_global_active_cells();
@@ -298,11 +356,16 @@ SolverImpl<p>::SolverImpl(const cases::Case& c, const SolverOptions& options, MP
   }
   info_.ranks = Utilities::MPI::n_mpi_processes(communicator_);
   info_.total_mass_lumped = Utilities::MPI::sum(mass_sum, communicator_);
-  info_.total_mass_quadrature = Utilities::MPI::sum(quadrature_mass, communicator_);
+  info_.total_mass_quadrature = Utilities::MPI::sum(quadrature_mass_, communicator_);
   info_.min_nodal_mass = Utilities::MPI::min(min_mass, communicator_);
   info_.lowest_node = Utilities::MPI::min(lowest, communicator_);
   info_.mesh_seconds = mesh_.statistics.seconds;
   info_.mesh_statistics = meshes::to_json(mesh_.statistics);
+}
+
+// info_.mesh_mass_properties, lambda_mesh, theta_mesh.
+template <int p>
+void SolverImpl<p>::compute_fe_body() {
   // The FE body's own mass distribution: its lumped nodal masses at the nodes, P at the origin.
   // This is the body whose momenta the rigid-body averaging reads (for p = 1 its straight-sided
   // cells hold less volume than the curved geometry of the mesh statistics).
@@ -333,23 +396,26 @@ SolverImpl<p>::SolverImpl(const cases::Case& c, const SolverOptions& options, MP
     m.contact_offset = m.centre_of_mass.norm();
     info_.mesh_mass_properties = m;
     // The FE body's own lambda/theta, whatever the case's lumped overrides say.
-    const cases::Derived derived = cases::derive(cases::without_lumped_overrides(c), m);
+    const cases::Derived derived = cases::derive(cases::without_lumped_overrides(case_), m);
     info_.lambda_mesh = derived.lambda;
     info_.theta_mesh = derived.theta;
   }
+}
 
+// time_step_ (and info_.lambda_max, info_.time_step).
+template <int p>
+void SolverImpl<p>::estimate_time_step() {
   info_.lambda_max = estimate_lambda_max(options_.power_iterations);
   if (options_.time_step > 0) {
     time_step_ = options_.time_step;
   } else {
     // cfl x 2 / sqrt(lambda_max), rounded down to 3 significant digits (identical on any
     // partition: the estimate differs between partitions in the last bits only).
-    const double dt = c.fem.cfl * 2 / std::sqrt(info_.lambda_max * options_.time_step_margin);
+    const double dt = case_.fem.cfl * 2 / std::sqrt(info_.lambda_max * options_.time_step_margin);
     const double unit = std::pow(10.0, std::floor(std::log10(dt)) - 2);
     time_step_ = std::floor(dt / unit) * unit;
   }
   info_.time_step = time_step_;
-  info_.setup_seconds = timer.wall_time();
 }
 
 template <int p>
@@ -455,10 +521,7 @@ void SolverImpl<p>::step() {
       previous_velocity_.local_element(i) = velocity_.local_element(i);
       velocity_.local_element(i) += dt * acceleration_.local_element(i);
     }
-  // Kinematic contact: a node whose predicted height y_n + dt v_{n+1/2} is negative is put
-  // exactly on the plane (compressive impulse only: a node pulled away is released); Coulomb
-  // friction then acts on its tangential velocity: stick if the impulse needed to stop it is
-  // within mu J_n, else slip with the full cone against the predicted sliding direction.
+  // The kinematic Coulomb contact of fem/contact.h on every boundary node.
   for (const unsigned int a : touched_)
     for (unsigned int d = 0; d < 3; ++d) contact_force_.local_element(nodes_[a].dof[d]) = 0;
   touched_.clear();
@@ -468,39 +531,21 @@ void SolverImpl<p>::step() {
   if (options_.contact) {
     for (const unsigned int a : boundary_) {
       const Node& n = nodes_[a];
-      const double y = n.X[1] + displacement_.local_element(n.dof[1]);
-      double& vy = velocity_.local_element(n.dof[1]);
-      if (y + dt * vy >= 0) continue;
-      const double vy_new = -y / dt;
-      const double jn = n.mass * (vy_new - vy);
-      if (!(jn > 0)) continue;
-      vy = vy_new;
-      double& vx = velocity_.local_element(n.dof[0]);
-      double& vz = velocity_.local_element(n.dof[2]);
-      const double speed = std::hypot(vx, vz);
-      double jx = 0, jz = 0;
-      if (n.mass * speed <= friction_ * jn) {  // stick
-        jx = -n.mass * vx;
-        jz = -n.mass * vz;
-        vx = 0;
-        vz = 0;
-      } else if (speed > 0 && friction_ > 0) {  // slip
-        const double j = friction_ * jn;
-        jx = -j * vx / speed;
-        jz = -j * vz / speed;
-        vx += jx / n.mass;
-        vz += jz / n.mass;
+      Eigen::Vector3d v, v0;
+      for (unsigned int d = 0; d < 3; ++d) {
+        v[d] = velocity_.local_element(n.dof[d]);
+        v0[d] = previous_velocity_.local_element(n.dof[d]);
       }
-      // Work of the impulses in the leapfrog energy balance: J . (v_{n-1/2} + v_{n+1/2}) / 2.
-      const double vx0 = previous_velocity_.local_element(n.dof[0]);
-      const double vy0 = previous_velocity_.local_element(n.dof[1]);
-      const double vz0 = previous_velocity_.local_element(n.dof[2]);
-      friction_work -= 0.5 * (jx * (vx0 + vx) + jz * (vz0 + vz));
-      normal_work += 0.5 * jn * (vy0 + vy);
-      impulse += Eigen::Vector3d(jx, jn, jz);
-      contact_force_.local_element(n.dof[0]) = jx / dt;
-      contact_force_.local_element(n.dof[1]) = jn / dt;
-      contact_force_.local_element(n.dof[2]) = jz / dt;
+      const NodeContact contact = rigid_plane_contact(
+          n.X[1] + displacement_.local_element(n.dof[1]), v, v0, n.mass, dt, friction_);
+      if (!contact.active) continue;
+      for (unsigned int d = 0; d < 3; ++d) {
+        velocity_.local_element(n.dof[d]) = v[d];
+        contact_force_.local_element(n.dof[d]) = contact.impulse[d] / dt;
+      }
+      friction_work += contact.friction_work;
+      normal_work += contact.normal_work;
+      impulse += contact.impulse;
       touched_.push_back(a);
       ++contact_nodes;
       contact_area += n.area;

@@ -69,15 +69,18 @@ struct Placement {
 // or when P does not lie on a cap (capsule axis angle >= ~pi/2).
 Placement place_body(const cases::Case& c);
 
+// Filled from the case by mesh_options(); the defaults are the case's (cases::FemOptions), the
+// one place where each key has its default.
 struct MeshOptions {
-  int global_levels = 1;  // uniform refinements of the coarse mesh before the contact refinement
-                          // (fem.refinement)
-  int extra_levels = 0;   // uniform refinements of the finished mesh (--level K)
-  double contact_radius = 0;      // a_max (Hertz, PHYSICS sec. 6), m
-  double contact_resolution = 6;  // cells within a_max of P: diameter <= a_max / resolution
-  double grading = 1.0;           // further out: diameter <= h_c + grading * (distance - a_max)
+  int global_levels = cases::FemOptions{}.refinement;  // uniform refinements of the coarse mesh
+                                                       // before the contact refinement
+  int extra_levels = 0;       // uniform refinements of the finished mesh (--level K)
+  double contact_radius = 0;  // a_max (Hertz, PHYSICS sec. 6), m
+  // cells within a_max of P: diameter <= a_max / resolution (fem.contact_resolution)
+  double contact_resolution = cases::FemOptions{}.contact_resolution;
+  double grading = 1.0;  // further out: diameter <= h_c + grading * (distance - a_max)
   bool snap_contact_vertex = true;
-  double cfl = 0.9;  // factor of the stable time step estimate (fem.cfl)
+  double cfl = cases::FemOptions{}.cfl;  // factor of the stable time step estimate (fem.cfl)
 };
 MeshOptions mesh_options(const cases::Case& c, int extra_levels);
 
