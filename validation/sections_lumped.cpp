@@ -1075,6 +1075,9 @@ std::vector<cases::Case> hertz_cases(const Options& options) {
   return items;
 }
 
+// validation/sections_partial_slip.cpp
+void section_partial_slip(const Options& options, SectionResult& r);
+
 std::vector<SectionSpec> lumped_sections() {
   return {
       {"1", "lumped", "Hertz normal impact (analytic)", 0.1, 0.1, section_hertz},
@@ -1083,6 +1086,8 @@ std::vector<SectionSpec> lumped_sections() {
       {"4", "lumped", "Seed 000 Table 5.1 objects and §5.3-5.4", 0.5, 4, section_objects},
       {"5", "lumped", "Seed 003: sphere thresholds, disks, rods", 0.5, 4, section_seed003},
       {"6", "lumped", "Dissipative normal laws (seeds 001, 002)", 0.2, 1, section_normal_laws},
+      {"7", "lumped", "Partial slip and normal-tangential coupling (Lai, MDR, half-space)", 60,
+       240, section_partial_slip},
   };
 }
 

@@ -107,12 +107,12 @@ struct SectionSpec {
   std::function<void(const Options&, SectionResult& result)> run;
 };
 
-// The lumped sections (1-6, in order). FEM sections: write `std::vector<SectionSpec>
+// The lumped sections (1-7, in order). FEM sections: write `std::vector<SectionSpec>
 // fem_sections()` in a file compiled only into rebound-fem, with part = "FEM" and the same
 // ids; the report merges halves with equal ids (lumped first).
 std::vector<SectionSpec> lumped_sections();
 
-// The FEM halves of sections 1-3 (app/validation_fem.cpp, compiled into rebound-fem only).
+// The FEM halves of sections 1-3 (validation/sections_fem.cpp, in validation_fem).
 std::vector<SectionSpec> fem_sections();
 
 // Section 1's three Hertz cases: the shipped steel sphere, seed 000's aluminium sphere and a
