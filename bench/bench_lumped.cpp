@@ -1,5 +1,5 @@
-// Google Benchmark of the lumped models: one Lai solve, one MDR solve, a 10,000-point Psi1 sweep
-// on 2 threads.
+// Google Benchmark of the lumped models: one Lai solve, one MDR solve, one half-space impact, a
+// 10,000-point Psi1 sweep on 2 threads.
 // Run: build/bin/bench_lumped   (numbers recorded in docs/PERFORMANCE.md)
 #include <benchmark/benchmark.h>
 
@@ -7,6 +7,7 @@
 
 #include "bench/maw_sphere.h"
 #include "cases/case.h"
+#include "halfspace/impact.h"
 #include "lumped/lai.h"
 #include "lumped/mdr.h"
 #include "lumped/sweep.h"
@@ -18,6 +19,16 @@ namespace {
 
 lumped::Configuration sphere(double psi1) {
   return bench::maw_sphere(psi1);
+}
+
+// The Table 6.1 sphere of seed 000 (nu = 0.3, mu = 0.1, lambda = 5/9, theta = 0).
+lumped::Configuration table_61_sphere(double psi1) {
+  lumped::Configuration c;
+  c.lambda = 5.0 / 9.0;
+  c.friction = 0.1;
+  c.poisson_ratio = 0.3;
+  c.incidence_angle = std::atan(psi1 / cases::psi_scale(0.3, 0.1));
+  return c;
 }
 
 // One solve at rtol 1e-8 without the dense history (what a sweep does), at Psi1 = 1.2
@@ -46,11 +57,7 @@ BENCHMARK(BM_LaiSolveWithHistory)->Unit(benchmark::kMicrosecond);
 // lambda = 5/9) at Psi1 = 2 (slip - stick zone - gross slip), with the default 200 springs and
 // with 100 and 400 (Psi_2 within ~3e-5, ~1e-5 and ~4e-6 of the converged value: docs/LUMPED.md).
 void BM_MdrSolve(benchmark::State& state) {
-  lumped::Configuration c;
-  c.lambda = 5.0 / 9.0;
-  c.friction = 0.1;
-  c.poisson_ratio = 0.3;
-  c.incidence_angle = std::atan(2.0 / cases::psi_scale(0.3, 0.1));
+  const lumped::Configuration c = table_61_sphere(2.0);
   lumped::MdrOptions options;
   options.record_history = false;
   options.springs = int(state.range(0));
@@ -63,6 +70,22 @@ BENCHMARK(BM_MdrSolve)
     ->Unit(benchmark::kMicrosecond)
     ->Repetitions(5)
     ->ReportAggregatesOnly(true);
+
+// One quasi-static half-space impact at Psi1 = 2 (the same sphere), the default grid (24 cells
+// across the Hertz diameter, 100 steps per Hertz duration), without and with the coupling.
+void BM_HalfspaceImpact(benchmark::State& state) {
+  const lumped::Configuration c = table_61_sphere(2.0);
+  halfspace::Options options;
+  options.record_history = false;
+  options.dundurs_coupling = state.range(0) != 0;
+  for (auto _ : state) benchmark::DoNotOptimize(halfspace::solve_impact(c, options));
+}
+BENCHMARK(BM_HalfspaceImpact)
+    ->ArgName("coupling")
+    ->Arg(0)
+    ->Arg(1)
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(3);
 
 // The full sweep path of `rebound sweep` (case -> derived -> solve -> summary) over 10,000 Psi1
 // values on 2 threads, wall time.

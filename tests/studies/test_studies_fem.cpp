@@ -11,6 +11,8 @@
 #include "cases/case.h"
 #include "cases/derived.h"
 #include "observables/history.h"
+#include "lumped/sweep.h"
+#include "studies/fem_sweep.h"
 #include "studies/pair.h"
 #include "studies/refinement.h"
 #include "studies/run_table.h"
@@ -111,6 +113,43 @@ TEST(PairStudy, ComparisonIsMadeOfTheResultsInMemory) {
   for (const char* file : {"comparison.json", "report.md", "view.py", "lumped/summary.json",
                            "lumped-exact/summary.json"})
     EXPECT_TRUE(fs::exists(dir / file)) << file;
+}
+
+TEST(FemSweepStudy, TwoPointsThenResumeRunsNothing) {
+  // Psi1 = 0.5 and 4 on a tiny FE_Q(1) mesh of the quick sphere: two FEM runs of seconds.
+  cases::Case c =
+      cases::load_case(std::string(REBOUND_SOURCE_DIR) + "/cases/sphere-lai-psi2-quick.json");
+  c.fem.degree = 1;
+  c.fem.refinement = 0;
+  c.fem.contact_resolution = 1;
+  lumped::SweepRange range;
+  range.variable = lumped::SweepVariable::psi1;
+  range.start = 0.5;
+  range.stop = 4;
+  range.count = 8;
+  const auto lumped_points = lumped::run_sweep(c, range, 1);
+  studies::FemSweepOptions options;
+  options.count = 2;
+  options.directory = scratch("sweep").string();
+  const studies::FemSweepResult first = studies::run_fem_sweep(c, range, lumped_points, options);
+  EXPECT_EQ(first.total, 2);
+  EXPECT_EQ(first.finished, 2);
+  EXPECT_EQ(first.failed, 0);
+  EXPECT_FALSE(first.interrupted);
+  const studies::TextTable table = studies::read_text_csv(first.path);
+  ASSERT_EQ(table.rows.size(), 2u);
+  // The FEM points sit at the first and last sweep values. Below the gross-slip range Psi2 falls
+  // with Psi1 (the p = 2 FEM gives -0.19 at Psi1 = 0.5 and -1.26 at 4, docs/FEM.md).
+  EXPECT_DOUBLE_EQ(studies::csv_value(table.rows[0], "sweep_psi1"), 0.5);
+  EXPECT_DOUBLE_EQ(studies::csv_value(table.rows[1], "sweep_psi1"), 4.0);
+  EXPECT_GT(studies::csv_value(table.rows[0], "psi2"), studies::csv_value(table.rows[1], "psi2"));
+  options.resume = true;
+  const studies::FemSweepResult again = studies::run_fem_sweep(c, range, lumped_points, options);
+  EXPECT_EQ(again.finished, 2);
+  EXPECT_EQ(studies::read_text_csv(again.path).rows.size(), 2u);
+  // Resumed rows are the same rows (nothing rerun: the wall times are the first run's).
+  EXPECT_EQ(studies::read_text_csv(again.path).rows[1].at("wall_time"),
+            table.rows[1].at("wall_time"));
 }
 
 int main(int argc, char** argv) {
