@@ -55,10 +55,13 @@ int command_pair(const std::vector<std::string>& arguments) {
       print_progress(text);
     };
     options.fem_progress = progress.callback();
+    options.fem_finished = [&](const studies::FemRun& fem) {
+      progress.finish();
+      print_fem_summary(fem.summary, directory + "/fem");
+    };
   }
   const studies::PairResult pair = studies::run_pair(c, directory, options);
   progress.finish();
-  if (root && !quiet) print_fem_summary(pair.fem.summary, directory + "/fem");
   if (pair.status != "completed") {
     // Nothing but fem/ was written: a half run is not compared (exit 130 interrupted, 1 failed).
     if (root)

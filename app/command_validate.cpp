@@ -200,6 +200,7 @@ int command_validate(const std::vector<std::string>& arguments) {
   if (!args.option("--threads")) options.threads = std::max(1, options.threads / ranks);
 #endif
   const bool quiet = args.flag("--quiet") || !root;
+  if (!quiet) options.report = print_progress;
   const bool full = options.depth == validation::Depth::full;
   double estimate = args.flag("--no-plots") ? 0 : kEstimatedPlotSeconds;
   for (const auto& spec : selected)

@@ -70,7 +70,7 @@ void print_help(std::ostream& out) {
          "  --help      show this help\n"
          "  --version   print the version\n\n"
          "Case files are JSON (see cases/README.md). Outputs go to results/<case name>/ unless\n"
-         "-o DIR is given. Exit status: 0 ok, 2 bad input, 1 run failure.\n";
+         "-o DIR is given. Exit status: 0 ok, 2 bad input, 1 run failure, 130 interrupted.\n";
 }
 
 }  // namespace
@@ -107,7 +107,9 @@ int main(int argc, char** argv) {
       std::cerr << "rebound " << first << ": error: " << error.what() << "\n";
       return 2;
     } catch (const rebound::studies::StudyInputError& error) {
-      std::cerr << "rebound " << first << ": " << error.what() << "\n";
+      // Options a study cannot take (a level out of range, a results table of another case).
+      std::cerr << "rebound " << first << ": " << error.what() << "\n"
+                << "Try 'rebound " << first << " --help'.\n";
       return 2;
     } catch (const rebound::app::UsageError& error) {
       std::cerr << "rebound " << first << ": " << error.what() << "\n"

@@ -1,7 +1,10 @@
 #include "cases/derived.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
+
+#include "cases/json_numbers.h"
 
 namespace rebound::cases {
 namespace {
@@ -168,6 +171,11 @@ double kappa_of(double poisson_ratio) {
   return (2.0 - poisson_ratio) / (3.0 * (1.0 - poisson_ratio));
 }
 
+double gross_slip_tan(double friction, double lambda, double stick_limit) {
+  if (!std::isfinite(stick_limit)) return stick_limit;
+  return std::max(stick_limit, 2 * friction * (1 + lambda) / (1 - lambda) - stick_limit);
+}
+
 double stick_limit(double kappa, double friction) {
   if (friction <= 0) return 0.0;
   const double discriminant = 1.0 - kappa * friction * friction;
@@ -245,9 +253,6 @@ nlohmann::json matrix_json(const Eigen::MatrixXd& m) {
   for (Eigen::Index i = 0; i < m.rows(); ++i) a.push_back(vector_json(m.row(i).transpose()));
   return a;
 }
-nlohmann::json number_or_null(double x) {
-  return std::isfinite(x) ? nlohmann::json(x) : nlohmann::json();
-}
 }  // namespace
 
 nlohmann::json to_json(const Case& c, const Derived& d) {
@@ -267,13 +272,13 @@ nlohmann::json to_json(const Case& c, const Derived& d) {
   j["approach_speed"] = d.approach_speed;
   j["incidence_angle"] = d.incidence_angle;
   j["tan_incidence"] = std::tan(d.incidence_angle);
-  j["psi1"] = number_or_null(d.psi1);
+  j["psi1"] = finite_or_null(d.psi1);
   j["contact_point_velocity"] = vector_json(d.contact_point_velocity);
   j["center_velocity"] = vector_json(d.centre_velocity);
   j["spin"] = d.spin;
   j["contact_modulus"] = d.contact_modulus;
   j["kappa"] = d.kappa;
-  j["stick_limit"] = number_or_null(d.stick_limit);
+  j["stick_limit"] = finite_or_null(d.stick_limit);
   j["always_stick"] = d.always_stick;
   j["chi"] = d.chi;
   j["eta"] = d.length_scale;

@@ -109,6 +109,15 @@ Derived derive(const Case& c, const MassProperties& body);
 // mass distribution (a pair compares the FE body with the same body in the lumped model).
 Case without_lumped_overrides(Case c);
 
+// tan(alpha) above which a theta = 0 contact slips from first touch to separation, for a
+// tangential spring held on the cone |eps| = C (-delta_n) while slipping (slip ratio exactly mu,
+// elastic normal impulse 2 cos(alpha)/(1 - lambda)): slip starts at once if tan(alpha) > C and
+// survives to separation if sgn(eps) delta_t' + C delta_n' > 0 there, i.e. tan(alpha) >
+// 2 mu (1 + lambda)/(1 - lambda) - C (PHYSICS sec. 3 slip rule; seed 003 Table T3.1 case a).
+// `stick_limit` is the model's C (Lai's stick_limit(), or the uncoupled model's); infinite when
+// the contact always sticks. Maw's Psi1 of the threshold is psi_scale(nu, mu) times this.
+double gross_slip_tan(double friction, double lambda, double stick_limit);
+
 // Lower stick limit C of Lai's model; returns +infinity when kappa mu^2 >= 1 (always stick) and
 // 0 when mu = 0 (always slip, frictionless).
 double stick_limit(double kappa, double friction);

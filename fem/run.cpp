@@ -70,28 +70,22 @@ void write_pvd(const std::string& directory,
 }  // namespace
 
 observables::History history_table(const std::vector<HistoryRow>& rows) {
-  using R = HistoryRow;
+  // The FEM's columns after the contact point's are named as HistoryRow's members.
+#define FIELD(name) REBOUND_HISTORY_FIELD(HistoryRow, name)
   observables::History h = observables::contact_point_history(rows);
-  observables::add_fields<R, double R::*>(
+  observables::add_fields(
       h, rows,
-      {{"internal_energy", &R::internal_energy},
-       {"rigid_kinetic_energy", &R::rigid_kinetic_energy},
-       {"vibration_kinetic_energy", &R::vibration_kinetic_energy},
-       {"frictional_dissipation", &R::frictional_dissipation},
-       {"total_energy", &R::total_energy}});
-  observables::add_fields<R, int R::*>(h, rows, {{"contact_nodes", &R::contact_nodes}});
+      {FIELD(internal_energy), FIELD(rigid_kinetic_energy), FIELD(vibration_kinetic_energy),
+       FIELD(frictional_dissipation), FIELD(total_energy)});
+  observables::add_fields(h, rows, {FIELD(contact_nodes)});
   h.integer_columns.insert("contact_nodes");
-  observables::add_fields<R, double R::*>(h, rows,
-                                          {{"contact_area", &R::contact_area},
-                                           {"contact_node_velocity_t", &R::contact_node_velocity_t},
-                                           {"contact_node_velocity_n", &R::contact_node_velocity_n},
-                                           {"center_velocity_t", &R::center_velocity_t},
-                                           {"center_velocity_n", &R::center_velocity_n},
-                                           {"spin", &R::spin},
-                                           {"normal_force_smoothed", &R::normal_force_smoothed},
-                                           {"binormal_impulse", &R::binormal_impulse},
-                                           {"lowest_boundary_height", &R::lowest_boundary_height},
-                                           {"normal_contact_loss", &R::normal_contact_loss}});
+  observables::add_fields(
+      h, rows,
+      {FIELD(contact_area), FIELD(contact_node_velocity_t), FIELD(contact_node_velocity_n),
+       FIELD(center_velocity_t), FIELD(center_velocity_n), FIELD(spin),
+       FIELD(normal_force_smoothed), FIELD(binormal_impulse), FIELD(lowest_boundary_height),
+       FIELD(normal_contact_loss)});
+#undef FIELD
   return h;
 }
 

@@ -7,6 +7,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "cases/derived.h"
+
 namespace rebound::halfspace {
 namespace {
 
@@ -20,14 +22,16 @@ struct ContactLost {};  // the grid is too small: restart on a larger one
 
 // Hertz normal impact of the configuration's normal speed cos(alpha) against the normal
 // compliance N_nn = 1 - lambda cos 2 theta (PHYSICS sec. 6 in Lai's units): the largest approach
-// delta_max = (15/16 cos^2 alpha / N_nn)^{2/5} and the duration 2.9432 delta_max / cos alpha.
+// delta_max = (15/16 cos^2 alpha / N_nn)^{2/5} and the duration
+// cases::hertz_duration_constant() delta_max / cos alpha (2.94320...).
 struct HertzEstimate {
   double approach, radius, duration;
 };
 HertzEstimate hertz_estimate(double normal_speed, double normal_compliance) {
   const double approach =
       std::pow(15.0 / 16.0 * normal_speed * normal_speed / normal_compliance, 0.4);
-  return {approach, std::sqrt(approach), 2.9432 * approach / normal_speed};
+  return {approach, std::sqrt(approach),
+          cases::hertz_duration_constant() * approach / normal_speed};
 }
 
 Outcome integrate(const lumped::Configuration& configuration, const Options& options,

@@ -47,6 +47,12 @@ void add_fields(History& h, const std::vector<Row>& rows,
   }
 }
 
+// {"field", &Row::field}: a column named as the row's member (the name cannot drift from it).
+#define REBOUND_HISTORY_FIELD(Row, field)         \
+  std::pair<const char*, decltype(&Row::field)> { \
+#field, &Row::field                           \
+  }
+
 // A history with the ContactPointSample columns of the rows, in file order.
 template <class Row>
 History contact_point_history(const std::vector<Row>& rows) {

@@ -94,18 +94,10 @@ double ReboundQuantities::scalar(const std::string& key) const {
   return at == keys.end() ? kNaN : scalars()[std::size_t(at - keys.begin())];
 }
 
-nlohmann::json finite_or_null(double x) {
-  return std::isfinite(x) ? nlohmann::json(x) : nlohmann::json(nullptr);
-}
-
 namespace {
 
 nlohmann::json pair(const Eigen::Vector2d& v) {
   return {finite_or_null(v.x()), finite_or_null(v.y())};
-}
-
-double number(const nlohmann::json& j, const std::string& key) {
-  return j.is_object() && j.contains(key) && j[key].is_number() ? j[key].get<double>() : kNaN;
 }
 
 Eigen::Vector2d vector(const nlohmann::json& j, const std::string& key) {
@@ -141,9 +133,9 @@ ReboundQuantities quantities_from_json(const nlohmann::json& j) {
   const auto fields = scalar_fields(q);
   const auto& keys = summary_scalar_keys();
   static_assert(std::tuple_size<decltype(fields)>::value == 17);
-  for (std::size_t i = 0; i < keys.size(); ++i) *fields[i] = number(j, keys[i]);
-  q.kinetic_energy_initial = number(j, "kinetic_energy_initial");
-  q.spin_initial = number(j, "spin_initial");
+  for (std::size_t i = 0; i < keys.size(); ++i) *fields[i] = cases::number_or_nan(j, keys[i]);
+  q.kinetic_energy_initial = cases::number_or_nan(j, "kinetic_energy_initial");
+  q.spin_initial = cases::number_or_nan(j, "spin_initial");
   q.center_velocity_initial = vector(j, "center_velocity_initial");
   q.center_velocity_final = vector(j, "center_velocity_final");
   q.contact_point_velocity_initial = vector(j, "contact_point_velocity_initial");

@@ -14,6 +14,8 @@
 #include <string>
 #include <vector>
 
+#include "cases/json_numbers.h"
+
 namespace rebound::observables {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
@@ -61,8 +63,7 @@ struct ReboundQuantities {
 // The scalar keys every summary.json carries, in a fixed order (sweep.csv columns).
 const std::vector<std::string>& summary_scalar_keys();
 
-// A number for JSON: null when not finite.
-nlohmann::json finite_or_null(double x);
+using cases::finite_or_null;  // cases/json_numbers.h
 
 // One solution's summary: the rebound quantities and what the solver adds of its own (the
 // lumped model's phases and notes, the FEM's mesh and run statistics) as JSON.

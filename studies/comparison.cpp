@@ -4,14 +4,13 @@
 #include <cstdio>
 #include <limits>
 
+#include "cases/json_numbers.h"
+
 namespace rebound::studies {
 namespace {
 
+using cases::finite_or_null;
 const double kNaN = std::numeric_limits<double>::quiet_NaN();
-
-nlohmann::json number_or_null(double x) {
-  return std::isfinite(x) ? nlohmann::json(x) : nlohmann::json();
-}
 
 }  // namespace
 
@@ -34,13 +33,14 @@ nlohmann::json compare(const Solution& a, const Solution& b, int samples) {
     keys[key] = {{first_name, x},
                  {second_name, y},
                  {"difference", y - x},
-                 {"relative_difference", number_or_null(x != 0 ? (y - x) / std::abs(x) : kNaN)}};
+                 {"relative_difference", finite_or_null(x != 0 ? (y - x) / std::abs(x) : kNaN)}};
   };
   const auto vector = [&](const std::string& key, const Eigen::Vector2d& x,
                           const Eigen::Vector2d& y) {
-    keys[key] = {{first_name, {number_or_null(x.x()), number_or_null(x.y())}},
-                 {second_name, {number_or_null(y.x()), number_or_null(y.y())}},
-                 {"difference", {number_or_null(y.x() - x.x()), number_or_null(y.y() - x.y())}}};
+    if (!std::isfinite(x.x())) return;  // undefined in the first summary: not compared
+    keys[key] = {{first_name, {finite_or_null(x.x()), finite_or_null(x.y())}},
+                 {second_name, {finite_or_null(y.x()), finite_or_null(y.y())}},
+                 {"difference", {finite_or_null(y.x() - x.x()), finite_or_null(y.y() - x.y())}}};
   };
   const observables::ReboundQuantities &p = a.summary.quantities, &q = b.summary.quantities;
   for (const auto& key : observables::summary_scalar_keys())
@@ -73,8 +73,8 @@ nlohmann::json compare(const Solution& a, const Solution& b, int samples) {
     axis[i] = double(i) / (samples - 1);
     histories["normalized_time"].push_back(axis[i]);
   }
-  histories["contact_duration"] = {{first_name, number_or_null(first_duration)},
-                                   {second_name, number_or_null(second_duration)}};
+  histories["contact_duration"] = {{first_name, finite_or_null(first_duration)},
+                                   {second_name, finite_or_null(second_duration)}};
   auto normalized_time = [](const observables::History& t, double duration) {
     std::vector<double> x;
     if (!t.values.count("time")) return x;
@@ -94,8 +94,8 @@ nlohmann::json compare(const Solution& a, const Solution& b, int samples) {
         const double ya = observables::interpolate(first_axis, first_history.values.at(column), x);
         const double yb =
             observables::interpolate(second_axis, second_history.values.at(column), x);
-        a.push_back(number_or_null(ya));
-        b.push_back(number_or_null(yb));
+        a.push_back(finite_or_null(ya));
+        b.push_back(finite_or_null(yb));
         if (!std::isfinite(ya) || !std::isfinite(yb)) continue;
         sum_squares += (yb - ya) * (yb - ya);
         max_difference = std::max(max_difference, std::abs(yb - ya));
@@ -107,7 +107,7 @@ nlohmann::json compare(const Solution& a, const Solution& b, int samples) {
                            {"l2_difference", count ? std::sqrt(sum_squares / count) : kNaN},
                            {"max_difference", max_difference},
                            {"max_difference_relative_to_peak",
-                            number_or_null(scale > 0 ? max_difference / scale : kNaN)}};
+                            finite_or_null(scale > 0 ? max_difference / scale : kNaN)}};
     }
   }
   result["histories"] = histories;

@@ -102,6 +102,9 @@ FemRun run_fem_into(const cases::Case& c, const std::string& directory, int extr
                                        fem::history_csv(run.result.history));
     observables::write_file_atomically(directory + "/summary.json", run.summary.dump(2) + "\n");
   }
+  // A signal after the run's last check (every 16 steps) or while its files were written: the
+  // run is complete, but a study running it stops before the next run.
+  if (interrupted != 0) StudySignals::request_stop();
   return run;
 }
 

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <filesystem>
 
+#include "cases/json_numbers.h"
 #include "observables/files.h"
 #include "observables/quantities.h"
 #include "studies/fem_run.h"
@@ -134,9 +135,8 @@ FemSweepResult run_fem_sweep(const cases::Case& base, const lumped::SweepRange& 
         break;
       }
       const nlohmann::json& s = run.summary;
-      const auto number = [&](const nlohmann::json& j, const std::string& key) {
-        return j.is_object() && j.contains(key) && j[key].is_number() ? j[key].get<double>()
-                                                                      : std::nan("");
+      const auto number = [](const nlohmann::json& j, const std::string& key) {
+        return cases::number_or_nan(j, key);
       };
       auto& row = point.row;
       row[value_column] = csv_number(point.value);

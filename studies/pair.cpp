@@ -44,6 +44,7 @@ PairResult run_pair(const cases::Case& c, const std::string& directory,
       run_fem_into(c, directory + "/fem", options.extra_levels, c.fem.frames, options.fem_progress);
   pair.status = pair.fem.result.status;
   pair.message = pair.fem.result.message;
+  if (root && options.fem_finished) options.fem_finished(pair.fem);
   if (pair.status != "completed" || !root) return pair;
 
   // The lumped model on the mesh's own mass distribution (the case's lambda/theta overrides are

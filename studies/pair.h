@@ -26,6 +26,7 @@ struct PairOptions {
   Report report;         // progress lines (rank 0); empty: silent
   Report warning;        // what went wrong without failing the pair (plots not drawn)
   std::function<void(const fem::Progress&)> fem_progress;  // the FEM run's own progress
+  std::function<void(const FemRun&)> fem_finished;         // once the FEM run has ended (rank 0)
 };
 
 struct PairResult {

@@ -14,6 +14,7 @@
 #include <tuple>
 
 #include "cases/derived.h"
+#include "cases/json_numbers.h"
 #include "lumped/summary.h"
 #include "observables/files.h"
 #include "studies/errors.h"
@@ -26,13 +27,8 @@ namespace {
 
 const double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-nlohmann::json number_or_null(double x) {
-  return std::isfinite(x) ? nlohmann::json(x) : nlohmann::json();
-}
-
-double json_number(const nlohmann::json& j, const std::string& key) {
-  return j.is_object() && j.contains(key) && j[key].is_number() ? j[key].get<double>() : kNaN;
-}
+using cases::finite_or_null;
+using cases::number_or_nan;
 
 std::string resolution_text(double resolution) {
   char text[32];
@@ -88,10 +84,10 @@ void take_summary(RefinementRun& run, const nlohmann::json& s) {
     const std::string key = n.summary_key;
     run.*n.field =
         key.rfind("mesh.", 0) == 0
-            ? (s.is_object() && s.contains("mesh") ? json_number(s["mesh"], key.substr(5)) : kNaN)
-            : json_number(s, key);
+            ? (s.is_object() && s.contains("mesh") ? number_or_nan(s["mesh"], key.substr(5)) : kNaN)
+            : number_or_nan(s, key);
   }
-  for (const auto& q : refinement_quantities()) run.values[q] = json_number(s, q);
+  for (const auto& q : refinement_quantities()) run.values[q] = number_or_nan(s, q);
 }
 
 TableRow row_of_run(const RefinementRun& run, const cases::Case& c, const std::string& hash,
@@ -423,7 +419,7 @@ RefinementStudy run_refinement_study(const cases::Case& c, const RefinementOptio
   j["failed"] = study.failed;
   j["quantities"] = refinement_quantities();
   nlohmann::json lumped_reference = {{"model", study.lumped_model}};
-  for (const auto& [q, v] : study.lumped) lumped_reference[q] = number_or_null(v);
+  for (const auto& [q, v] : study.lumped) lumped_reference[q] = finite_or_null(v);
   if (!study.lumped_error.empty()) lumped_reference["error"] = study.lumped_error;
   nlohmann::json hertz_reference = nullptr;
   for (const auto& [q, v] : study.hertz) hertz_reference[q] = v;
@@ -436,10 +432,10 @@ RefinementStudy run_refinement_study(const cases::Case& c, const RefinementOptio
                         {"status", run.status.empty() ? "not run" : run.status},
                         {"reused", run.reused},
                         {"directory", run.directory}};
-    for (const RunNumber& n : kRunNumbers) r[n.column] = number_or_null(run.*n.field);
+    for (const RunNumber& n : kRunNumbers) r[n.column] = finite_or_null(run.*n.field);
     if (!run.message.empty()) r["message"] = run.message;
     for (const auto& q : refinement_quantities())
-      r[q] = number_or_null(run.values.count(q) ? run.values.at(q) : kNaN);
+      r[q] = finite_or_null(run.values.count(q) ? run.values.at(q) : kNaN);
     j["runs"].push_back(r);
   }
   j["series"] = nlohmann::json::array();
@@ -459,23 +455,23 @@ RefinementStudy run_refinement_study(const cases::Case& c, const RefinementOptio
       if (study.runs[i].status == "completed") completed.push_back(i);
     nlohmann::json h = nlohmann::json::array();
     for (const std::size_t i : completed)
-      h.push_back(number_or_null(series.h_measure == "h_max" ? study.runs[i].h_max
+      h.push_back(finite_or_null(series.h_measure == "h_max" ? study.runs[i].h_max
                                                              : study.runs[i].h_contact));
     s["h"] = h;
     for (const auto& [q, conv] : series.convergence) {
       nlohmann::json values = nlohmann::json::array();
       for (const std::size_t i : completed)
-        values.push_back(number_or_null(study.runs[i].values[q]));
+        values.push_back(finite_or_null(study.runs[i].values[q]));
       s["convergence"][q] = {
           {"status", conv.status},
           {"values", values},
-          {"finest", number_or_null(conv.finest)},
-          {"order", number_or_null(conv.order)},
-          {"ratio", number_or_null(conv.ratio)},
-          {"extrapolated", number_or_null(conv.extrapolated)},
-          {"error_estimate", number_or_null(conv.error_estimate)},
-          {"lumped", number_or_null(study.lumped.count(q) ? study.lumped.at(q) : kNaN)},
-          {"hertz", number_or_null(study.hertz.count(q) ? study.hertz.at(q) : kNaN)}};
+          {"finest", finite_or_null(conv.finest)},
+          {"order", finite_or_null(conv.order)},
+          {"ratio", finite_or_null(conv.ratio)},
+          {"extrapolated", finite_or_null(conv.extrapolated)},
+          {"error_estimate", finite_or_null(conv.error_estimate)},
+          {"lumped", finite_or_null(study.lumped.count(q) ? study.lumped.at(q) : kNaN)},
+          {"hertz", finite_or_null(study.hertz.count(q) ? study.hertz.at(q) : kNaN)}};
     }
     j["series"].push_back(s);
   }

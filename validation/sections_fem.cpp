@@ -10,6 +10,7 @@
 #include <stdexcept>
 
 #include "cases/derived.h"
+#include "cases/json_numbers.h"
 #include "fem/fem.h"
 #include "lumped/summary.h"
 #include "studies/refinement.h"
@@ -50,25 +51,22 @@ cases::Case meshed(cases::Case c, const Mesh& m) {
 }
 
 // One FEM run without frames, with one progress line; a run that does not complete throws.
-fem::RunResult run_fem(const cases::Case& c, const std::string& label) {
-  if (root()) {
-    std::printf("    FEM %s (%s) ...", c.name.c_str(), label.c_str());
-    std::fflush(stdout);
-  }
+fem::RunResult run_fem(const Options& validation, const cases::Case& c, const std::string& label) {
+  const auto say = [&](const std::string& line) {
+    if (root() && validation.report) validation.report(line);
+  };
+  say(studies::format("    FEM %s (%s) ...", c.name.c_str(), label.c_str()));
   fem::RunOptions options;
   options.frames = 0;
   fem::RunResult r = fem::run(c, options, MPI_COMM_WORLD);
-  if (root()) {
-    std::printf(" %s, %llu dofs, %.0f s\n", r.status.c_str(), r.info.dofs, r.wall_time);
-    std::fflush(stdout);
-  }
+  say(studies::format(" %s, %llu dofs, %.0f s\n", r.status.c_str(), r.info.dofs, r.wall_time));
   if (r.status != "completed")
     throw std::runtime_error(c.name + " (" + label + "): FEM run " + r.status + ": " + r.message);
   return r;
 }
 
 double number(const nlohmann::json& j, const char* key) {
-  return j.contains(key) && j[key].is_number() ? j[key].get<double>() : kNaN;
+  return cases::number_or_nan(j, key);
 }
 
 // ----- Section 1: Hertz ------------------------------------------------------------------------
@@ -111,7 +109,7 @@ void fem_hertz(const Options& options, SectionResult& r) {
     for (const Mesh& m : meshes) {
       const cases::Case c = meshed(base, m);
       const std::string tag = text("FEM p = %.0f", m.degree);
-      const fem::RunResult run = run_fem(c, m.describe());
+      const fem::RunResult run = run_fem(options, c, m.describe());
       const auto& s = run.summary;
       const std::string note = m.describe() + text(", %.0f dofs", double(run.info.dofs));
       r.rows.push_back(check("1", c.name, tag + ": contact duration t_c [s]",
@@ -181,7 +179,7 @@ void fem_spheres(const Options& options, SectionResult& r) {
     char file[64];
     std::snprintf(file, sizeof file, "/sphere-lai-psi%g.json", psi1);
     const cases::Case c = meshed(cases::load_case(options.cases_directory + file), mesh);
-    const fem::RunResult run = run_fem(c, mesh.describe());
+    const fem::RunResult run = run_fem(options, c, mesh.describe());
     const cases::Derived d = cases::derive(c, run.info.mesh_mass_properties);
     chi = cases::derive(c).chi;
     const nlohmann::json lumped = lumped::summary_json(c, d, lumped::solve(c, d));
@@ -336,21 +334,18 @@ void fem_rod(const Options& options, SectionResult& r) {
   // The body's mesh (fem.refinement), not the contact zone, limits these coarse runs: refining
   // only the contact converges to the coarse body's own limit (docs/PAIR.md).
   study_options.refinements = full ? std::vector<int>{0, 1, 2, 3} : std::vector<int>{0, 1, 2};
-  study_options.report = [](const std::string& text) {
-    std::fputs(text.c_str(), stdout);
-    std::fflush(stdout);
-  };
+  study_options.report = options.report;
   study_options.frames = 0;
   const fs::path directory =
       fs::temp_directory_path() / ("rebound-validate-rod-" + std::to_string(::getpid()));
   study_options.directory = directory.string();
 
   // ---- 3a: refinement study of rod case a at 1 m/s.
-  if (root())
-    std::printf("    FEM refinement study of %s in %s\n", rod_a.name.c_str(), directory.c_str());
+  if (root() && options.report)
+    options.report(studies::format("    FEM refinement study of %s in %s\n", rod_a.name.c_str(),
+                                   directory.c_str()));
   const studies::RefinementStudy study = studies::run_refinement_study(rod_a, study_options);
-  // Rank 0 wrote the runs' summary.json and history.csv that every rank reads below.
-  MPI_Barrier(MPI_COMM_WORLD);
+  // Every rank holds the study's runs in memory (the FEM runs are collective).
   if (study.interrupted) throw std::runtime_error("interrupted");
   if (study.series.empty()) throw std::runtime_error("the refinement study has no series");
   const studies::RefinementSeries& series = study.series.front();
@@ -409,7 +404,7 @@ void fem_rod(const Options& options, SectionResult& r) {
     const cases::Case c =
         meshed(cases::load_case(options.cases_directory + "/rod-lai-" + letter + ".json"), mesh);
     const RodRun fem =
-        std::string(letter) == "a" ? a_on_mesh : rod_run(run_fem(c, mesh.describe()));
+        std::string(letter) == "a" ? a_on_mesh : rod_run(run_fem(options, c, mesh.describe()));
     const LaiBodies bodies = lai_bodies(c, fem.body);
     const auto& s = fem.summary;
     for (const char* q : kRodQuantities)
@@ -459,7 +454,8 @@ void fem_rod(const Options& options, SectionResult& r) {
   for (std::size_t i = 0; i < speeds.size(); ++i) {
     const cases::Case c = at_speed(rod_a, speeds[i]);
     const RodRun fem =
-        i == 0 ? a_on_mesh : rod_run(run_fem(c, mesh.describe() + text(", v × %g", speeds[i])));
+        i == 0 ? a_on_mesh
+               : rod_run(run_fem(options, c, mesh.describe() + text(", v × %g", speeds[i])));
     const LaiRun same_body = lai_bodies(c, fem.body).fe_body;
     for (const char* q : speed_quantities) {
       const double f = number(fem.summary, q), l = number(same_body.summary, q);
@@ -595,7 +591,7 @@ void fem_rod(const Options& options, SectionResult& r) {
   r.plots.push_back(paths);
   r.plots.push_back(speed_plot);
   std::error_code ignored;
-  MPI_Barrier(MPI_COMM_WORLD);  // every rank has read the study's files
+  MPI_Barrier(MPI_COMM_WORLD);  // every rank is done with the study before its folder goes
   if (root()) fs::remove_all(directory, ignored);
 }
 

@@ -35,16 +35,7 @@ double maw(double nu, double mu) {
   return cases::psi_scale(nu, mu);
 }
 
-// tan(alpha) above which a theta = 0 contact slips from first touch to separation, for a spring
-// held on the cone |eps| = C (-delta_n) while slipping (slip ratio exactly mu, elastic normal
-// impulse 2 cos(alpha)/(1 - lambda)): slip starts at once if tan(alpha) > C and survives to
-// separation if sgn(eps) delta_t' + C delta_n' > 0 there, i.e. tan(alpha) > 2 mu (1 + lambda) /
-// (1 - lambda) - C (PHYSICS sec. 3 slip rule; seed 003 Table T3.1 case a). Infinite when the
-// contact always sticks.
-double gross_slip_tan(double mu, double lambda, double cone) {
-  if (!std::isfinite(cone)) return cone;
-  return std::max(cone, 2 * mu * (1 + lambda) / (1 - lambda) - cone);
-}
+using cases::gross_slip_tan;
 
 // Runs the work of one or a few rows; an exception becomes a failed row naming it, and the
 // section goes on.
@@ -713,15 +704,14 @@ void section_seed003(const Options& options, SectionResult& r) {
       "a, b): seed 003 shows these only as figures (F5.24-F5.30), so both models are tabulated "
       "with their difference (compare rows); checked are the gross-slip limit Ψ₂ = Ψ₁ − 4χ and, "
       "for the rubber disk (κμ² ≥ 1), that Lai's model dissipates nothing.",
-      c, k * c, k * (2 * mu * (1 + lambda) / (1 - lambda) - c),
-      2 * mu * (1 + lambda) / (1 - lambda) / c - 1);
+      c, k * c, k * gross_slip_tan(mu, lambda, c), gross_slip_tan(mu, lambda, c) / c);
   const std::string sphere = "sphere ν = 0.3, μ = 0.5, λ = 5/9";
   auto initial_slip = [](const Outcome& o) { return o.phases.front().mode == lumped::Mode::slip; };
   auto gross_slip = [](const Outcome& o) {
     return o.phases.size() == 1 && o.phases.front().mode == lumped::Mode::slip;
   };
   const double slip_exact = k * c;
-  const double gross_exact = k * (2 * mu * (1 + lambda) / (1 - lambda) - c);
+  const double gross_exact = k * gross_slip_tan(mu, lambda, c);
   const double slip_accurate = threshold(
       0.5, 2.5, [&](double p) { return initial_slip(lumped::solve_uncoupled(seed_sphere(p))); });
   const double gross_accurate = threshold(
@@ -1086,8 +1076,8 @@ std::vector<SectionSpec> lumped_sections() {
       {"4", "lumped", "Seed 000 Table 5.1 objects and §5.3-5.4", 0.5, 4, section_objects},
       {"5", "lumped", "Seed 003: sphere thresholds, disks, rods", 0.5, 4, section_seed003},
       {"6", "lumped", "Dissipative normal laws (seeds 001, 002)", 0.2, 1, section_normal_laws},
-      {"7", "lumped", "Partial slip and normal-tangential coupling (Lai, MDR, half-space)", 60,
-       240, section_partial_slip},
+      {"7", "lumped", "Partial slip and normal-tangential coupling (Lai, MDR, half-space)", 60, 240,
+       section_partial_slip},
   };
 }
 

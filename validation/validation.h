@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "cases/case.h"
+#include "studies/progress.h"
 
 namespace rebound::validation {
 
@@ -97,6 +98,7 @@ struct Options {
   Depth depth = Depth::quick;
   std::string cases_directory;  // the shipped cases/ folder
   int threads = 1;              // sweep worker threads
+  studies::Report report;       // progress of the long (FEM) sections; empty: silent
 };
 
 // One registered section. `run` fills rows, plots and text of `result` (id, part, title are

@@ -1,4 +1,4 @@
-// The check logic of `rebound validate` (app/validation.h): verdicts against tolerances, the
+// The check logic of `rebound validate` (validation/validation.h): verdicts against tolerances, the
 // markdown tables and report, counting, the JSON round trip, and the section runner.
 #include <gtest/gtest.h>
 
