@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/build.sh > /dev/null
 out=docs/PERFORMANCE.md
-lumped=$(build/bin/bench_lumped --benchmark_filter='LaiSolve|Sweep' 2>/dev/null |
+lumped=$(build/bin/bench_lumped --benchmark_filter='LaiSolve|MdrSolve|HalfspaceImpact|Sweep' 2>/dev/null |
          grep -E '^BM_|^-|^Benchmark' | grep -vE '_(mean|stddev|cv) ')
 accuracy=$(build/bin/bench_lumped_accuracy)
 fem=""
@@ -25,6 +25,11 @@ if [ -x build/bin/bench_fem ]; then fem=$(build/bin/bench_fem 2>&1 || true); fi
   echo "most events), \`/30\` is Ψ₁ = 3; no dense history is recorded (as in a sweep)."
   echo "\`BM_Sweep10000/T\` is the whole \`rebound sweep\` path (case → derived quantities → solve →"
   echo "summary scalars) on T threads, wall time."
+  echo "The partial-slip models on the Table 6.1 sphere at Ψ₁ = 2 (ν = 0.3, μ = 0.1): \`BM_MdrSolve/N\`"
+  echo "is the MDR bed with N springs (target, issue 12: ≤ 1 ms per impact at the default 200 springs,"
+  echo "where Ψ₂ is within ~1e-5 of converged, docs/LUMPED.md); \`BM_HalfspaceImpact/coupling:0|1\`"
+  echo "is the quasi-static half-space model at its defaults (24 cells, 100 steps per Hertz"
+  echo "duration), without and with the Dundurs coupling (target: seconds, not the FEM's minutes)."
   echo
   echo '```'
   echo "$lumped"
