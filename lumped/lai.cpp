@@ -315,13 +315,7 @@ Outcome solve(const Configuration& configuration, const LaiOptions& options) {
   outcome.phases.push_back({model.mode_, phase_start, tau});
   if (!outcome.history.empty()) outcome.history.back().mode = Mode::separated;
 
-  outcome.duration = tau;
-  outcome.impulse = {y[kGammaT], y[kGammaN]};
-  outcome.separation_velocity = model.velocity(y);
-  outcome.normal_work_restitution = y[kWork] - outcome.normal_work_compression;
-  const double kinetic_change =
-      0.5 * (model.v0_ + outcome.separation_velocity).dot(outcome.impulse);
-  outcome.creates_energy = kinetic_change > 1e-9;
+  finish_contact(outcome, tau, {y[kGammaT], y[kGammaN]}, model.velocity(y), model.v0_, y[kWork]);
   if (model.spring_.law != NormalLaw::hertz) {
     outcome.prescribed_restitution = model.spring_.restitution;
     outcome.achieved_restitution = outcome.separation_velocity.y() / std::cos(alpha);

@@ -388,13 +388,8 @@ Outcome solve_mdr_with_step(const Configuration& configuration, const MdrOptions
   outcome.phases.push_back({mode, phase_start, y[kTau]});
   if (history) outcome.history.back().mode = Mode::separated;
 
-  outcome.duration = y[kTau];
-  outcome.impulse = {y[kGammaT], y[kGammaN]};
-  outcome.separation_velocity = model.velocity(y);
-  outcome.normal_work_restitution = y[kWork] - outcome.normal_work_compression;
-  const double kinetic_change =
-      0.5 * (model.v0_ + outcome.separation_velocity).dot(outcome.impulse);
-  outcome.creates_energy = kinetic_change > 1e-9;
+  finish_contact(outcome, y[kTau], {y[kGammaT], y[kGammaN]}, model.velocity(y), model.v0_,
+                 y[kWork]);
   if (model.frictionless_)
     outcome.notes.push_back("mu = 0: no tangential force, the contact slides freely");
   std::ostringstream note;

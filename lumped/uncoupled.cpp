@@ -193,13 +193,7 @@ Outcome solve_uncoupled(const Configuration& configuration) {
   record(tau, y);
   outcome.history.back().mode = Mode::separated;
 
-  outcome.duration = tau;
-  outcome.impulse = {y[kGammaT], y[kGammaN]};
-  outcome.separation_velocity = model.velocity(y);
-  outcome.normal_work_restitution = y[kWork] - outcome.normal_work_compression;
-  const double kinetic_change =
-      0.5 * (model.v0_ + outcome.separation_velocity).dot(outcome.impulse);
-  outcome.creates_energy = kinetic_change > 1e-9;
+  finish_contact(outcome, tau, {y[kGammaT], y[kGammaN]}, model.velocity(y), model.v0_, y[kWork]);
   std::ostringstream note;
   note << "uncoupled springs (seed 003): c = " << model.c_ << ", k_t = " << model.kt_ << ", "
        << outcome.phases.size() << " phase(s), " << integrator.statistics().steps
