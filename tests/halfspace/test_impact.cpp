@@ -8,6 +8,7 @@
 #include <cstdio>
 
 #include "halfspace/impact.h"
+#include "tests/common/impact_checks.h"
 
 using namespace rebound;
 using halfspace::Options;
@@ -15,13 +16,15 @@ using halfspace::solve_impact;
 using lumped::Configuration;
 using lumped::Outcome;
 
+using rebound::test::e_of;
+using rebound::test::kinetic_energy_loss;
+using rebound::test::psi2_of;
+
 namespace {
 
 constexpr double kNu = 0.3;
 
-double psi_scale(double nu, double mu) {
-  return 2 * (1 - nu) / (mu * (2 - nu));
-}
+using rebound::cases::psi_scale;
 
 // Sphere (lambda = 5/9, theta = 0), nu = 0.3; alpha from Psi1 = 2(1-nu)/(mu(2-nu)) tan alpha.
 Configuration sphere(double psi1, double mu) {
@@ -38,20 +41,6 @@ Options coupling(bool on) {
   Options o;
   o.dundurs_coupling = on;
   return o;
-}
-
-double psi2_of(const Configuration& c, const Outcome& o) {
-  return psi_scale(c.poisson_ratio, c.friction) * o.separation_velocity.x() /
-         o.separation_velocity.y();
-}
-
-double e_of(const Configuration& c, const Outcome& o) {
-  return o.separation_velocity.y() / std::cos(c.incidence_angle);
-}
-
-double kinetic_energy_loss(const Configuration& c, const Outcome& o) {
-  return -0.5 *
-         (lumped::incident_velocity(c.incidence_angle) + o.separation_velocity).dot(o.impulse);
 }
 
 }  // namespace

@@ -6,14 +6,17 @@
 
 #include "cases/derived.h"
 #include "lumped/lai.h"
+#include "tests/common/impact_checks.h"
 
 using namespace rebound::lumped;
 
+using rebound::test::e_of;
+using rebound::test::kinetic_energy_loss;
+using rebound::test::psi2_of;
+
 namespace {
 
-double psi_scale(double nu, double mu) {
-  return 2 * (1 - nu) / (mu * (2 - nu));
-}
+using rebound::cases::psi_scale;
 
 Configuration sphere(double psi1, double mu = 0.5, double nu = 0.3) {
   Configuration c;
@@ -24,15 +27,6 @@ Configuration sphere(double psi1, double mu = 0.5, double nu = 0.3) {
   c.incidence_angle = mu > 0 ? std::atan(psi1 / psi_scale(nu, mu)) : std::atan(psi1);
   c.relative_tolerance = 1e-11;
   return c;
-}
-
-double psi2_of(const Configuration& c, const Outcome& o) {
-  return psi_scale(c.poisson_ratio, c.friction) * o.separation_velocity.x() /
-         o.separation_velocity.y();
-}
-
-double e_of(const Configuration& c, const Outcome& o) {
-  return o.separation_velocity.y() / std::cos(c.incidence_angle);
 }
 
 }  // namespace

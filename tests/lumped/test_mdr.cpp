@@ -10,14 +10,17 @@
 
 #include "lumped/lai.h"
 #include "lumped/mdr.h"
+#include "tests/common/impact_checks.h"
 
 using namespace rebound::lumped;
 
+using rebound::test::e_of;
+using rebound::test::kinetic_energy_loss;
+using rebound::test::psi2_of;
+
 namespace {
 
-double psi_scale(double nu, double mu) {
-  return 2 * (1 - nu) / (mu * (2 - nu));
-}
+using rebound::cases::psi_scale;
 
 // Maw's sphere of PHYSICS sec. 7: nu = 0.3, lambda = 5/9, theta = 0, at a given Psi_1.
 Configuration sphere(double psi1, double mu = 0.1, double nu = 0.3) {
@@ -28,19 +31,6 @@ Configuration sphere(double psi1, double mu = 0.1, double nu = 0.3) {
   c.poisson_ratio = nu;
   c.incidence_angle = std::atan(psi1 / psi_scale(nu, mu));
   return c;
-}
-
-double psi2_of(const Configuration& c, const Outcome& o) {
-  return psi_scale(c.poisson_ratio, c.friction) * o.separation_velocity.x() /
-         o.separation_velocity.y();
-}
-
-double e_of(const Configuration& c, const Outcome& o) {
-  return o.separation_velocity.y() / std::cos(c.incidence_angle);
-}
-
-double kinetic_energy_loss(const Configuration& c, const Outcome& o) {
-  return -0.5 * (incident_velocity(c.incidence_angle) + o.separation_velocity).dot(o.impulse);
 }
 
 Outcome solve_with_springs(const Configuration& c, int springs) {
