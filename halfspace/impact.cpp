@@ -192,13 +192,8 @@ Outcome integrate(const lumped::Configuration& configuration, const Options& opt
   }
   statistics.max_out_of_plane_force = peak > 0 ? max_out_of_plane / peak : 0.0;
 
-  outcome.duration = tau;
-  outcome.impulse = gamma;
-  outcome.separation_velocity = velocity;
-  outcome.normal_work_restitution = work - outcome.normal_work_compression;
-  const double kinetic_change = 0.5 * (v0 + velocity).dot(gamma);
   // Velocity Verlet conserves energy to O(dtau^2): ~1e-6 of the kinetic energy at 200 steps.
-  outcome.creates_energy = kinetic_change > 1e-5;
+  lumped::finish_contact(outcome, tau, gamma, velocity, v0, work, 1e-5);
   char note[256];
   std::snprintf(note, sizeof note,
                 "half-space grid %d x %d cells of %.4g sqrt(R eta) (%d across the Hertz contact "

@@ -98,16 +98,18 @@ struct Outcome {
 // The end of a compliant model's contact at tau_end: the impulse gamma and the separation
 // velocity delta' of P, the normal work of restitution (the total normal work W_n less that of
 // compression, seed 000 eqs. 5.74-5.75) and whether the kinetic energy grew: the change over
-// m v^2 is gamma . (delta'(0) + delta'(end)) / 2 (5.70), with delta'(0) = incident_velocity.
+// m v^2 is gamma . (delta'(0) + delta'(end)) / 2 (5.70), with delta'(0) = incident_velocity,
+// beyond `energy_tolerance` (the integration's own energy error).
 inline void finish_contact(Outcome& outcome, double tau_end, const Eigen::Vector2d& impulse,
                            const Eigen::Vector2d& separation_velocity,
-                           const Eigen::Vector2d& incident, double normal_work) {
+                           const Eigen::Vector2d& incident, double normal_work,
+                           double energy_tolerance = 1e-9) {
   outcome.duration = tau_end;
   outcome.impulse = impulse;
   outcome.separation_velocity = separation_velocity;
   outcome.normal_work_restitution = normal_work - outcome.normal_work_compression;
   const double kinetic_change = 0.5 * (incident + separation_velocity).dot(impulse);
-  outcome.creates_energy = kinetic_change > 1e-9;
+  outcome.creates_energy = kinetic_change > energy_tolerance;
 }
 
 }  // namespace rebound::lumped
