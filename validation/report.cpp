@@ -73,6 +73,18 @@ double number_of(const nlohmann::json& value) {
 
 }  // namespace
 
+std::string section_title(const std::string& id) {
+  static const std::map<std::string, std::string> titles = {
+      {"1", "Hertz normal impact (analytic)"},
+      {"2", "Seed 000 Table 6.1: the eight sphere cases"},
+      {"3", "Seed 000 Table 5.2: rod cases a-d"},
+      {"4", "Seed 000 Table 5.1 objects and §5.3-5.4"},
+      {"5", "Seed 003: sphere thresholds, disks, rods"},
+      {"6", "Dissipative normal laws (seeds 001, 002)"},
+      {"7", "Partial slip and normal-tangential coupling (Lai, MDR, half-space)"}};
+  return titles.at(id);
+}
+
 const char* to_string(Verdict verdict) {
   switch (verdict) {
     case Verdict::pass:

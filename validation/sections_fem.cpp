@@ -663,11 +663,10 @@ void fem_partial_slip(const Options& options, SectionResult& r) {
 
 std::vector<SectionSpec> fem_sections() {
   return {
-      {"1", "FEM", "Hertz normal impact (analytic)", 60, 1250, fem_hertz},
-      {"2", "FEM", "Seed 000 Table 6.1: the eight sphere cases", 240, 2400, fem_spheres},
-      {"3", "FEM", "Seed 000 Table 5.2: rod cases a-d", 190, 4300, fem_rod},
-      {"7", "FEM", "Partial slip and normal-tangential coupling (Lai, MDR, half-space)", 80, 400,
-       fem_partial_slip},
+      {"1", "FEM", section_title("1"), 60, 1250, fem_hertz},
+      {"2", "FEM", section_title("2"), 240, 2400, fem_spheres},
+      {"3", "FEM", section_title("3"), 190, 4300, fem_rod},
+      {"7", "FEM", section_title("7"), 80, 400, fem_partial_slip},
   };
 }
 

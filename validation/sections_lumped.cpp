@@ -1070,14 +1070,13 @@ void section_partial_slip(const Options& options, SectionResult& r);
 
 std::vector<SectionSpec> lumped_sections() {
   return {
-      {"1", "lumped", "Hertz normal impact (analytic)", 0.1, 0.1, section_hertz},
-      {"2", "lumped", "Seed 000 Table 6.1: the eight sphere cases", 0.2, 1, section_spheres},
-      {"3", "lumped", "Seed 000 Table 5.2: rod cases a-d", 0.1, 0.1, section_rods},
-      {"4", "lumped", "Seed 000 Table 5.1 objects and §5.3-5.4", 0.5, 4, section_objects},
-      {"5", "lumped", "Seed 003: sphere thresholds, disks, rods", 0.5, 4, section_seed003},
-      {"6", "lumped", "Dissipative normal laws (seeds 001, 002)", 0.2, 1, section_normal_laws},
-      {"7", "lumped", "Partial slip and normal-tangential coupling (Lai, MDR, half-space)", 60, 240,
-       section_partial_slip},
+      {"1", "lumped", section_title("1"), 0.1, 0.1, section_hertz},
+      {"2", "lumped", section_title("2"), 0.2, 1, section_spheres},
+      {"3", "lumped", section_title("3"), 0.1, 0.1, section_rods},
+      {"4", "lumped", section_title("4"), 0.5, 4, section_objects},
+      {"5", "lumped", section_title("5"), 0.5, 4, section_seed003},
+      {"6", "lumped", section_title("6"), 0.2, 1, section_normal_laws},
+      {"7", "lumped", section_title("7"), 60, 240, section_partial_slip},
   };
 }
 

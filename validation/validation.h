@@ -109,6 +109,9 @@ struct SectionSpec {
   std::function<void(const Options&, SectionResult& result)> run;
 };
 
+// The title of section `id` ("1" ... "7"), shared by its lumped and FEM halves.
+std::string section_title(const std::string& id);
+
 // The lumped sections (1-7, in order). FEM sections: write `std::vector<SectionSpec>
 // fem_sections()` in a file compiled only into rebound-fem, with part = "FEM" and the same
 // ids; the report merges halves with equal ids (lumped first).

@@ -4,6 +4,8 @@
 // tests/halfspace.
 #pragma once
 
+#include <gtest/gtest.h>
+
 #include <cmath>
 
 #include "cases/case.h"
@@ -26,6 +28,22 @@ inline double e_of(const lumped::Configuration& c, const lumped::Outcome& o) {
 inline double kinetic_energy_loss(const lumped::Configuration& c, const lumped::Outcome& o) {
   return -0.5 *
          (lumped::incident_velocity(c.incidence_angle) + o.separation_velocity).dot(o.impulse);
+}
+
+// The bookkeeping every compliant model's Outcome must satisfy: phases tile [0, tau_end] and
+// alternate, the normal work is <= 0 in compression and >= 0 in restitution, history in order.
+inline void expect_consistent_outcome(const lumped::Outcome& o) {
+  ASSERT_FALSE(o.phases.empty());
+  EXPECT_EQ(o.phases.front().start, 0.0);
+  EXPECT_EQ(o.phases.back().end, o.duration);
+  for (std::size_t i = 1; i < o.phases.size(); ++i) {
+    EXPECT_EQ(o.phases[i].start, o.phases[i - 1].end);
+    EXPECT_NE(o.phases[i].mode, o.phases[i - 1].mode);
+  }
+  EXPECT_LE(o.normal_work_compression, 0.0);
+  EXPECT_GE(o.normal_work_restitution, 0.0);
+  for (std::size_t i = 1; i < o.history.size(); ++i)
+    EXPECT_GE(o.history[i].tau, o.history[i - 1].tau);
 }
 
 }  // namespace rebound::test

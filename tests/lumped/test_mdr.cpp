@@ -254,16 +254,8 @@ TEST(Mdr, DissipationIsNonNegativeAndNonDecreasing) {
     EXPECT_FALSE(o.creates_energy);
     EXPECT_EQ(o.history.back().mode, Mode::separated);
     EXPECT_EQ(o.history.back().tau, o.duration);
-    ASSERT_FALSE(o.phases.empty());
-    EXPECT_EQ(o.phases.front().start, 0.0);
-    EXPECT_EQ(o.phases.back().end, o.duration);
-    for (std::size_t i = 1; i < o.phases.size(); ++i) {
-      EXPECT_EQ(o.phases[i].start, o.phases[i - 1].end);
-      EXPECT_NE(o.phases[i].mode, o.phases[i - 1].mode);
-    }
-    EXPECT_LE(o.normal_work_compression, 0.0);
-    EXPECT_GE(o.normal_work_restitution, 0.0);
-    for (std::size_t i = 1; i < o.history.size(); ++i)
+    rebound::test::expect_consistent_outcome(o);
+    for (std::size_t i = 1; i < o.history.size(); ++i)  // the MDR samples strictly in time
       EXPECT_GT(o.history[i].tau, o.history[i - 1].tau);
   }
 }

@@ -1,0 +1,108 @@
+// Convergence and cost of the partial-slip models on the Table 6.1 sphere (nu = 0.3, lambda = 5/9,
+// theta = 0): the MDR bed in its number of springs, the half-space model in its grid and time
+// step (Psi2 at Psi1 = 2, mu = 0.1; and Hertz's normal impact). Prints the tables quoted in
+// docs/LUMPED.md and docs/HALFSPACE.md. Run: build/bin/bench_lumped_partial_slip (about a minute).
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <functional>
+#include <vector>
+
+#include "cases/case.h"
+#include "cases/derived.h"
+#include "halfspace/impact.h"
+#include "lumped/mdr.h"
+
+using namespace rebound;
+
+namespace {
+
+constexpr double kNu = 0.3, kLambda = 5.0 / 9.0;
+
+lumped::Configuration sphere(double psi1, double mu) {
+  lumped::Configuration c;
+  c.lambda = kLambda;
+  c.friction = mu;
+  c.poisson_ratio = kNu;
+  c.incidence_angle = mu > 0 ? std::atan(psi1 / cases::psi_scale(kNu, mu)) : 0.0;
+  return c;
+}
+
+double psi2(const lumped::Configuration& c, const lumped::Outcome& o) {
+  return cases::psi_scale(c.poisson_ratio, c.friction) * o.separation_velocity.x() /
+         o.separation_velocity.y();
+}
+
+// Wall seconds of one call.
+double timed(const std::function<void()>& work) {
+  const auto start = std::chrono::steady_clock::now();
+  work();
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+// Observed order from three values on meshes refined by a constant ratio r.
+double order(double q1, double q2, double q3, double r) {
+  return std::log(std::abs((q1 - q2) / (q2 - q3))) / std::log(r);
+}
+
+}  // namespace
+
+int main() {
+  const lumped::Configuration c2 = sphere(2.0, 0.1);
+
+  std::printf("MDR bed, Psi2 at Psi1 = 2, mu = 0.1 (springs across the largest half-width)\n");
+  std::printf("| springs | Psi2 | difference | observed order | ms |\n|---|---|---|---|---|\n");
+  std::vector<double> q;
+  for (const int springs : {50, 100, 200, 400, 800, 1600}) {
+    lumped::MdrOptions options;
+    options.record_history = false;
+    options.springs = springs;
+    lumped::Outcome o;
+    const double seconds = timed([&] { o = lumped::solve_mdr(c2, options); });
+    q.push_back(psi2(c2, o));
+    const std::size_t n = q.size();
+    std::printf("| %d | %.7f | %s | %s | %.2f |\n", springs, q.back(),
+                n > 1 ? std::to_string(q[n - 2] - q[n - 1]).c_str() : "",
+                n > 2 ? std::to_string(order(q[n - 3], q[n - 2], q[n - 1], 2)).c_str() : "",
+                1e3 * seconds);
+  }
+
+  // Hertz in Lai's units: normal speed 1, compliance 1 - lambda (theta = 0).
+  const double delta_max = std::pow(15.0 / 16.0 / (1 - kLambda), 0.4);
+  const double tau_c = cases::hertz_duration_constant() * delta_max;
+  const double peak = 4.0 / 3.0 * std::pow(delta_max, 1.5);
+  std::printf("\nHalf-space model, normal impact (mu = 0): against Hertz tau_c = %.5f, peak %.5f\n",
+              tau_c, peak);
+  std::printf("| cells | tau_c error | peak force error | s |\n|---|---|---|---|\n");
+  for (const int cells : {8, 12, 16, 24, 32, 48}) {
+    halfspace::Options options;
+    options.record_history = false;
+    options.cells = cells;
+    lumped::Outcome o;
+    const double seconds = timed([&] { o = halfspace::solve_impact(sphere(0, 0), options); });
+    std::printf("| %d | %+.1e | %+.1e | %.2f |\n", cells, o.duration / tau_c - 1,
+                o.peak_normal_force / peak - 1, seconds);
+  }
+
+  std::printf("\nHalf-space model, Psi2 at Psi1 = 2, mu = 0.1\n");
+  std::printf("| cells | steps | beta = 0 | s | beta = %.4f | s |\n|---|---|---|---|---|---|\n",
+              (1 - 2 * kNu) / (2 * (1 - kNu)));
+  const auto row = [&](int cells, int steps) {
+    double value[2], seconds[2];
+    for (const bool coupled : {false, true}) {
+      halfspace::Options options;
+      options.record_history = false;
+      options.cells = cells;
+      options.time_steps = steps;
+      options.dundurs_coupling = coupled;
+      lumped::Outcome o;
+      seconds[coupled] = timed([&] { o = halfspace::solve_impact(c2, options); });
+      value[coupled] = psi2(c2, o);
+    }
+    std::printf("| %d | %d | %.5f | %.2f | %.5f | %.2f |\n", cells, steps, value[0], seconds[0],
+                value[1], seconds[1]);
+  };
+  for (const int cells : {12, 16, 24, 32, 48}) row(cells, 100);
+  for (const int steps : {25, 50, 200, 400}) row(24, steps);
+  return 0;
+}
