@@ -222,10 +222,14 @@ Outcome solve(const Configuration& configuration, const LaiOptions& options) {
     outcome.peak_normal_force =
         std::isnan(outcome.peak_normal_force) ? force : std::max(outcome.peak_normal_force, force);
   };
+  double spacing = options.history_spacing;  // doubles when the history is thinned
   auto record = [&](double tau, const State& y) {
     const Sample s = model.sample(tau, y);
     update_peak(s.force.y());
-    if (kHistory) outcome.history.push_back(s);
+    if (kHistory) {
+      outcome.history.push_back(s);
+      bound_history(outcome.history, spacing);
+    }
   };
   double next_sample = options.history_spacing;
   auto observer = [&](const typename Integrator::DenseStep& step) {
@@ -248,7 +252,7 @@ Outcome solve(const Configuration& configuration, const LaiOptions& options) {
         const double range = tau1 - tau0, m0 = range / p1, m1 = range / slope_at(theta1),
                      inverse_range = 1 / range;
         const bool hermite = std::isfinite(m0) && std::isfinite(m1) && m0 > 0 && m1 > 0;
-        for (; next_sample < tau1; next_sample += options.history_spacing) {
+        for (; next_sample < tau1; next_sample += spacing) {
           if (!(next_sample > tau0)) continue;
           const double u = (next_sample - tau0) * inverse_range;
           double theta = std::clamp(

@@ -316,6 +316,7 @@ Outcome solve_mdr_with_step(const Configuration& configuration, const MdrOptions
   State k1 = model.rhs(y, forces.tangential);
   bool compressing = true;
   double next_sample = options.history_spacing;
+  double spacing = options.history_spacing;  // doubles when the history is thinned
   // Initial mode: every spring of a young contact has e/r = delta_t'/((mu/k) q'), so it sticks iff
   // |tan alpha| < mu/k, i.e. Maw's Psi_1 < 1.
   const double tan_alpha = std::abs(std::tan(configuration.incidence_angle));
@@ -380,7 +381,8 @@ Outcome solve_mdr_with_step(const Configuration& configuration, const MdrOptions
     }
     if (sample_due) {
       outcome.history.push_back(make_sample(y, forces));
-      while (next_sample <= y[kTau]) next_sample += options.history_spacing;
+      bound_history(outcome.history, spacing);
+      while (next_sample <= y[kTau]) next_sample += spacing;
     }
     if (separated) break;
     k1 = model.rhs(y, forces.tangential);

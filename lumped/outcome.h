@@ -95,6 +95,20 @@ struct Outcome {
   std::optional<double> achieved_restitution;    // dissipative normal laws: e achieved
 };
 
+// The history's memory is bounded: at kMaxHistorySamples samples every other one is dropped (the
+// first and the newest kept) and the sampling interval doubles, so a contact that lasts far longer
+// than usual in tau (lambda near 1) keeps between half and all of that many, evenly thinned.
+constexpr std::size_t kMaxHistorySamples = 20000;
+inline void bound_history(std::vector<Sample>& history, double& spacing) {
+  if (history.size() < kMaxHistorySamples) return;
+  const Sample newest = history.back();
+  std::size_t kept = 0;
+  for (std::size_t i = 0; i + 1 < history.size(); i += 2) history[kept++] = history[i];
+  history.resize(kept);
+  history.push_back(newest);
+  spacing *= 2;
+}
+
 // The end of a compliant model's contact at tau_end: the impulse gamma and the separation
 // velocity delta' of P, the normal work of restitution (the total normal work W_n less that of
 // compression, seed 000 eqs. 5.74-5.75) and whether the kinetic energy grew: the change over

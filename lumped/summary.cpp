@@ -10,6 +10,7 @@
 #include "lumped/mdr.h"
 #include "lumped/rigid_laws.h"
 #include "lumped/uncoupled.h"
+#include "observables/checks.h"
 
 namespace rebound::lumped {
 namespace {
@@ -56,8 +57,9 @@ Configuration configuration_of(const cases::Case& c, const cases::Derived& d) {
   return configuration;
 }
 
-Outcome solve(const cases::Case& c, const cases::Derived& d, bool record_history) {
-  const Configuration configuration = configuration_of(c, d);
+namespace {
+
+Outcome solve_model(const cases::Case& c, const Configuration& configuration, bool record_history) {
   const std::string& model = c.lumped.model;
   if (model == "lai") {
     LaiOptions options;
@@ -81,6 +83,58 @@ Outcome solve(const cases::Case& c, const cases::Derived& d, bool record_history
   if (model == "uncoupled") return solve_uncoupled(configuration);
   if (model == "uncoupled-euler") return solve_uncoupled_euler(configuration);
   return solve_rigid_law(model, configuration);
+}
+
+// The inputs that decide a lumped solve, for the messages of a failed one.
+std::string inputs_of(const cases::Case& c, const Configuration& k) {
+  char text[320];
+  std::snprintf(text, sizeof text,
+                "model \"%s\" (normal law %s) at lambda = %.10g, theta = %.6g rad, friction = "
+                "%.6g, incidence angle = %.6g rad, nu = %.6g",
+                c.lumped.model.c_str(), c.lumped.normal_law.c_str(), k.lambda, k.theta, k.friction,
+                k.incidence_angle, k.poisson_ratio);
+  std::string inputs = text;
+  if (k.lambda > 0.99)
+    inputs +=
+        "; lambda close to 1 (" + std::string(c.lumped.lambda ? "lumped.lambda" : "the body") +
+        ") makes the problem stiff: P's normal and tangential motions are almost rigidly tied";
+  return inputs;
+}
+
+observables::ResultExpectations expectations_of(const cases::Case& c) {
+  observables::ResultExpectations e;
+  const std::string& model = c.lumped.model;
+  const bool compliant = model == "lai" || model == "uncoupled" || model == "uncoupled-euler" ||
+                         model == "mdr" || model == "halfspace";
+  e.has_duration = compliant;
+  // Rigid-body laws with friction can create energy (Kane's paradox); so can the explicit
+  // Euler integration of the uncoupled springs. The adaptive integrations are held to their
+  // tolerance, the fixed-step MDR and half-space schemes to their measured energy error.
+  e.energy_may_grow = !compliant || model == "uncoupled-euler";
+  if (model == "lai" || model == "uncoupled")
+    e.energy_growth_tolerance = std::max(1e-6, 10 * c.lumped.relative_tolerance);
+  else if (model == "mdr" || model == "halfspace")
+    e.energy_growth_tolerance = 1e-4;
+  return e;
+}
+
+}  // namespace
+
+Outcome solve(const cases::Case& c, const cases::Derived& d, bool record_history) {
+  const Configuration configuration = configuration_of(c, d);
+  Outcome outcome;
+  try {
+    outcome = solve_model(c, configuration, record_history);
+  } catch (const std::exception& error) {
+    throw SolveError(c.source + ": " + error.what() + " (" + inputs_of(c, configuration) + ")");
+  }
+  const auto problems =
+      observables::result_problems(rebound_quantities(c, d, outcome), expectations_of(c));
+  if (!problems.empty())
+    throw SolveError(
+        c.source + ": the lumped result is not physical: " + observables::join_problems(problems) +
+        " (" + inputs_of(c, configuration) + ")");
+  return outcome;
 }
 
 std::vector<HistoryRow> history_rows(const cases::Case& c, const cases::Derived& d,

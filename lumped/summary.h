@@ -3,6 +3,7 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -17,7 +18,15 @@ namespace rebound::lumped {
 // The configuration a case gives a lumped model (lambda/theta overrides applied).
 Configuration configuration_of(const cases::Case& c, const cases::Derived& d);
 
-// Solves the case with the model its "lumped" section selects. record_history = false skips
+// A lumped solve that failed (the integrator gave up, or the result is not physical: see
+// observables/checks.h); what() names the case file, the reason and the inputs that decide it.
+class SolveError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Solves the case with the model its "lumped" section selects and checks the result
+// (observables::result_problems); throws SolveError when it fails. record_history = false skips
 // the dense history (sweeps).
 Outcome solve(const cases::Case& c, const cases::Derived& d, bool record_history = true);
 

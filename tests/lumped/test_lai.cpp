@@ -234,3 +234,23 @@ TEST(Lai, DissipativeNormalLawSetsTheRestitution) {
   EXPECT_GT(loss, 0.1);  // Flores at c_r = 0.8 alone removes ~1 - 0.8^2 of the normal energy
   EXPECT_LT(o.separation_velocity.y() / std::cos(c.incidence_angle), 0.85);
 }
+
+// The history is bounded (lumped/outcome.h bound_history): sampled 1000 times as densely as
+// usual, a Lai solve keeps fewer than kMaxHistorySamples samples, evenly thinned, and the same
+// result (sampling does not touch the integration).
+TEST(Lai, HistoryIsBoundedAndSamplingDoesNotChangeTheResult) {
+  const Configuration c = sphere(2.0);
+  LaiOptions dense;
+  dense.history_spacing = 1e-5;  // ~4e5 samples over tau ~ 4 without the bound
+  const Outcome thinned = solve_lai(c, dense);
+  const Outcome usual = solve_lai(c);
+  EXPECT_LT(thinned.history.size(), kMaxHistorySamples);
+  EXPECT_GT(thinned.history.size(), kMaxHistorySamples / 4);
+  EXPECT_EQ(thinned.history.front().tau, 0.0);
+  EXPECT_EQ(thinned.history.back().tau, thinned.duration);
+  for (std::size_t k = 1; k < thinned.history.size(); ++k)
+    ASSERT_GE(thinned.history[k].tau, thinned.history[k - 1].tau);
+  EXPECT_EQ(thinned.impulse, usual.impulse);
+  EXPECT_EQ(thinned.separation_velocity, usual.separation_velocity);
+  EXPECT_EQ(thinned.duration, usual.duration);
+}

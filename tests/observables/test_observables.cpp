@@ -8,6 +8,7 @@
 #include <fstream>
 #include <thread>
 
+#include "observables/checks.h"
 #include "observables/files.h"
 #include "observables/history.h"
 #include "observables/quantities.h"
@@ -97,4 +98,43 @@ TEST(Files, ConcurrentWritersNeverMixAFile) {
     EXPECT_EQ(entry.path().string().find(path.string() + ".tmp"), std::string::npos)
         << "temporary left behind: " << entry.path();
   EXPECT_THROW(write_file_atomically("/proc/rebound-cannot-write/x", "x"), FileError);
+}
+
+// observables/checks.h: a result that cannot be physical is named, one that is passes.
+TEST(ResultChecks, PhysicalResultPassesAndEachDefectIsNamed) {
+  ReboundQuantities q;
+  q.psi1 = 2, q.psi2 = -0.5, q.e_newton = 0.99, q.normal_impulse = 1.4, q.tangential_impulse = -0.1;
+  q.center_velocity_final = {0.1, 0.5}, q.contact_point_velocity_final = {-0.03, 0.49};
+  q.spin_final = -2, q.kinetic_energy_loss_fraction = 0.01, q.contact_duration = 1e-4;
+  q.peak_normal_force = 5e3;
+  const ResultExpectations compliant;
+  EXPECT_TRUE(result_problems(q, compliant).empty());
+
+  auto single = [&](ReboundQuantities bad, ResultExpectations e, const std::string& word) {
+    const auto problems = result_problems(bad, e);
+    ASSERT_EQ(problems.size(), 1u) << join_problems(problems);
+    EXPECT_NE(problems[0].find(word), std::string::npos) << problems[0];
+  };
+  ReboundQuantities bad = q;
+  bad.e_newton = kNaN;
+  single(bad, compliant, "e_newton");
+  bad = q, bad.psi2 = kNaN;
+  single(bad, compliant, "psi2");
+  bad = q, bad.psi1 = kNaN, bad.psi2 = kNaN;  // mu = 0: both undefined, not a defect
+  EXPECT_TRUE(result_problems(bad, compliant).empty());
+  bad = q, bad.kinetic_energy_loss_fraction = 31.8;  // K after = -30.8 K before
+  single(bad, compliant, "negative");
+  bad = q, bad.kinetic_energy_loss_fraction = -2e-6;  // grew beyond the 1e-6 tolerance
+  single(bad, compliant, "grew");
+  ResultExpectations may_grow;
+  may_grow.energy_may_grow = true;
+  EXPECT_TRUE(result_problems(bad, may_grow).empty());  // a rigid law with Kane's paradox
+  bad = q, bad.contact_duration = 0;                    // E = 1e300: the contact time underflows
+  single(bad, compliant, "contact_duration");
+  ResultExpectations rigid;
+  rigid.has_duration = false, rigid.energy_may_grow = true;
+  bad.peak_normal_force = kNaN;
+  EXPECT_TRUE(result_problems(bad, rigid).empty());  // rigid laws have no contact time
+  bad = q, bad.normal_impulse = 0, bad.e_newton = -1;
+  single(bad, compliant, "never pressed");
 }
