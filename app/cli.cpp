@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <iostream>
 
 namespace rebound::app {
 
@@ -91,6 +92,12 @@ std::string format_number(const nlohmann::json& value, const char* format) {
   char text[64];
   std::snprintf(text, sizeof text, format, value.get<double>());
   return text;
+}
+
+void print_warnings(const nlohmann::json& summary, const std::string& command) {
+  if (!summary.contains("warnings")) return;
+  for (const auto& warning : summary["warnings"])
+    std::cerr << "rebound " << command << ": warning: " << warning.get<std::string>() << "\n";
 }
 
 void print_rebound_quantities(const nlohmann::json& s) {

@@ -58,6 +58,8 @@ std::string format_number(const nlohmann::json& value, const char* format = "%.6
 // The rebound quantities every summary shares (lumped and FEM: angles, Psi, restitution
 // coefficients, impulses, final centre velocity and spin, energy loss), one screen section.
 void print_rebound_quantities(const nlohmann::json& summary);
+// A summary's "warnings" on standard error, one "rebound COMMAND: warning: ..." line each.
+void print_warnings(const nlohmann::json& summary, const std::string& command);
 
 // Progress text of a study on standard output, flushed (studies::Report); warnings on standard
 // error.

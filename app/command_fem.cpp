@@ -26,7 +26,11 @@ fem.frames). Writes into DIR/fem/ (DIR defaults to results/<case>):
   summary.json    rebound quantities (keys shared with `rebound lumped`) + run data
   history.csv     rigid-body averaged forces, impulses, velocities, energies
   solution.pvd    displacement, velocity, stress, von Mises, contact force frames
-Ctrl-C ends the run cleanly (status "interrupted"). See docs/FEM.md.
+Exit status 0 when the contact happened and ended (status "completed"); 1 when
+the run failed or stopped before the contact ended (status "incomplete": raise
+fem.end_time); 130 when Ctrl-C/SIGTERM ended it (status "interrupted"). Files are
+kept in every case. Warnings (cases/warnings.h) go to standard error and into
+summary.json. See docs/FEM.md.
 )";
 
 int command_fem(const std::vector<std::string>& arguments) {
@@ -46,10 +50,11 @@ int command_fem(const std::vector<std::string>& arguments) {
                                                     quiet ? nullptr : progress.callback());
   progress.finish();
   if (root && !quiet) print_fem_summary(run.summary, directory);
-  if (run.result.status == "failed") {
+  if (root) print_warnings(run.summary, "fem");
+  if (run.result.status == "failed" || run.result.status == "incomplete") {
     if (root)
-      std::cerr << "rebound fem: error: " << run.result.message << " (history and frames kept in "
-                << directory << ")\n";
+      std::cerr << "rebound fem: error: run " << run.result.status << ": " << run.result.message
+                << " (history and frames kept in " << directory << ")\n";
     return 1;
   }
   return run.result.status == "interrupted" ? 130 : 0;

@@ -58,6 +58,7 @@ int command_lumped(const std::vector<std::string>& arguments) {
       studies::solve_lumped_into(c, d, directory, c.lumped.frames);
   const nlohmann::json summary = observables::to_json(solution.summary);
   if (!args.flag("--quiet")) print_summary(summary, directory);
+  print_warnings(summary, "lumped");
   return 0;
 }
 

@@ -149,8 +149,11 @@ struct RunOptions {
 };
 
 struct RunResult {
-  std::string status;   // "completed", "interrupted", "failed"
-  std::string message;  // cause when failed
+  // "completed" (the contact happened and ended), "incomplete" (it had not ended, or not begun,
+  // when the run stopped), "interrupted", "failed" (numerically, or quantities not physical)
+  std::string status;
+  std::string message;                // cause when not completed
+  std::vector<std::string> warnings;  // the run's own (summary() adds the case's)
   Info info;
   std::vector<HistoryRow> history;  // every step (row 0: the initial state)
   State initial, final;

@@ -12,7 +12,9 @@
 #include <map>
 #include <sstream>
 
+#include "cases/warnings.h"
 #include "fem/fem.h"
+#include "observables/checks.h"
 #include "observables/files.h"
 #include "observables/quantities.h"
 
@@ -191,6 +193,34 @@ RunResult run(const cases::Case& c, const RunOptions& options, MPI_Comm communic
   }
   const double loop_seconds = loop_timer.wall_time();
   result.final = solver->state();
+  // A run is "completed" only when the contact happened and ended: the rigid-body quantities are
+  // then final (momentum is conserved in free flight). Ending less than the settle time after the
+  // last contact is allowed with a warning (a re-contact would be missed).
+  if (result.status == "completed") {
+    const State& s = result.final;
+    char text[384];
+    if (!started) {
+      std::snprintf(text, sizeof text,
+                    "no contact before t = %.6g s (the Hertz duration is %.6g s; fem.end_time or "
+                    "the step limit ended the run first)",
+                    s.time, t_hertz);
+      result.status = "incomplete";
+      result.message = text;
+    } else if (s.contact_nodes > 0) {
+      std::snprintf(text, sizeof text,
+                    "the contact was still active at t = %.6g s (%d nodes; the Hertz duration is "
+                    "%.6g s): the rebound quantities are not final; raise fem.end_time",
+                    s.time, s.contact_nodes, t_hertz);
+      result.status = "incomplete";
+      result.message = text;
+    } else if (s.time - last_contact < settle - 0.5 * dt) {
+      std::snprintf(text, sizeof text,
+                    "the run ended %.3g s after the last contact, less than the settle time "
+                    "%.3g s (0.2 Hertz durations): a re-contact after it would be missed",
+                    s.time - last_contact, settle);
+      result.warnings.push_back(text);
+    }
+  }
   if (frames && last_frame_step != result.final.step && result.final.finite)
     write_frame(result.final);
   result.wall_time = timer.wall_time();
@@ -213,6 +243,9 @@ RunResult run(const cases::Case& c, const RunOptions& options, MPI_Comm communic
         hi > lo ? (h[hi].normal_impulse - h[lo].normal_impulse) / (h[hi].time - h[lo].time) : 0;
   }
   result.summary = summary_json(c, d, result);
+  // summary() checks the quantities of a completed run (observables/checks.h).
+  result.status = result.summary["status"].get<std::string>();
+  if (result.summary.contains("message")) result.message = result.summary["message"];
   result.summary["wall_time"] = result.wall_time;
   result.summary["loop_wall_time"] = loop_seconds;
   result.summary["dof_steps_per_second"] =
@@ -287,9 +320,33 @@ observables::Summary summary(const cases::Case& c, const cases::Derived& d, cons
   q.contact_point_velocity_final = w.head<2>();
   q.kinetic_energy_initial = s0.kinetic_energy;
 
+  summary.status = r.status;
+  summary.message = r.message;
+  summary.warnings = cases::physical_warnings(c, d);
+  summary.warnings.insert(summary.warnings.end(), r.warnings.begin(), r.warnings.end());
+  // The FEM's total energy is checked every step; its rigid-body kinetic energy after the impact
+  // may still exceed the initial one when the contact algorithm creates energy.
+  observables::ResultExpectations expectations;
+  expectations.energy_may_grow = true;
+  if (r.status == "completed") {
+    const auto problems = observables::result_problems(q, expectations);
+    if (!problems.empty()) {
+      summary.status = "failed";
+      summary.message =
+          "the rebound quantities are not physical: " + observables::join_problems(problems);
+    }
+  }
+  const bool creates_energy = q.kinetic_energy_loss_fraction < -1e-6;
+  if (creates_energy) {
+    char text[320];
+    std::snprintf(text, sizeof text,
+                  "the body's rigid-body kinetic energy after the impact exceeds the initial one "
+                  "by %.3g %%: the contact (friction %.3g) created energy",
+                  -100 * q.kinetic_energy_loss_fraction, mu);
+    summary.warnings.push_back(text);
+  }
   nlohmann::json& j = summary.details;
-  j["status"] = r.status;
-  if (!r.message.empty()) j["message"] = r.message;
+  j["creates_energy"] = creates_energy;
   j["peak_normal_force_raw"] = peak_raw;
   j["binormal_impulse"] = h.back().binormal_impulse;
   j["vibration_kinetic_energy_final"] = s1.vibration_kinetic_energy;

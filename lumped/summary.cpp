@@ -5,6 +5,7 @@
 #include <limits>
 #include <sstream>
 
+#include "cases/warnings.h"
 #include "halfspace/impact.h"
 #include "lumped/lai.h"
 #include "lumped/mdr.h"
@@ -256,6 +257,7 @@ observables::Summary summary(const cases::Case& c, const cases::Derived& d, cons
   summary.solver = "lumped:" + o.model;
   summary.quantities = rebound_quantities(c, d, o);
   summary.effective_mass = m;
+  summary.warnings = cases::physical_warnings(c, d);
   nlohmann::json& j = summary.details;
   j["model"] = o.model;
   j["normal_law"] = c.lumped.normal_law;

@@ -114,6 +114,9 @@ nlohmann::json to_json(const Summary& s) {
   nlohmann::json j = s.details.is_object() ? s.details : nlohmann::json::object();
   j["case"] = s.case_name;
   j["solver"] = s.solver;
+  j["status"] = s.status;
+  if (!s.message.empty()) j["message"] = s.message;
+  j["warnings"] = s.warnings;
   const auto& keys = summary_scalar_keys();
   const auto values = s.quantities.scalars();
   for (std::size_t i = 0; i < keys.size(); ++i) j[keys[i]] = finite_or_null(values[i]);

@@ -72,10 +72,15 @@ struct Summary {
   std::string solver;  // "lumped:<model>", "fem", ...
   ReboundQuantities quantities;
   double effective_mass = kNaN;  // m of seed 000 eq. 3.35, kg
+  // "completed"; the FEM also "incomplete" (the contact had not ended), "failed", "interrupted".
+  std::string status = "completed";
+  std::string message;                // why, when not completed
+  std::vector<std::string> warnings;  // cases/warnings.h and the solver's own
   nlohmann::json details = nlohmann::json::object();
 };
 
-// summary.json: "case", "solver", the scalar keys, the vectors (center_velocity_initial/final,
+// summary.json: "case", "solver", "status", "message" (when not empty), "warnings", the scalar
+// keys, the vectors (center_velocity_initial/final,
 // contact_point_velocity_initial/final, spin_initial, kinetic_energy_initial), "effective_mass",
 // then the details.
 nlohmann::json to_json(const Summary& summary);

@@ -118,7 +118,7 @@ FemSweepResult run_fem_sweep(const cases::Case& base, const lumped::SweepRange& 
       std::snprintf(label, sizeof label, "  [%d/%d] %s = %s", m + 1, total, variable.c_str(),
                     value_text(point.value).c_str());
       if (point.reused) {
-        failed += point.row["status"] == "failed";
+        failed += point.row["status"] != "completed";
         say(format("%s: %s earlier (reused)\n", label, point.row["status"].c_str()));
         continue;
       }
@@ -142,7 +142,7 @@ FemSweepResult run_fem_sweep(const cases::Case& base, const lumped::SweepRange& 
       row[value_column] = csv_number(point.value);
       for (const auto& key : keys) row[key] = csv_number(number(s, key));
       row["phases"] = "";
-      row["status"] = run.status == "completed" ? "completed" : "failed";
+      row["status"] = run.status;  // completed, incomplete or failed
       row["error"] = csv_text(run.message);
       row["level"] = std::to_string(o.level);
       for (const char* key : {"dofs", "cells", "time_step", "steps", "wall_time"})
@@ -154,7 +154,7 @@ FemSweepResult run_fem_sweep(const cases::Case& base, const lumped::SweepRange& 
       row["directory"] = csv_text(point.directory);
       write_csv();
       const double wall = number(s, "wall_time");
-      if (row["status"] == "failed") ++failed;
+      if (row["status"] != "completed") ++failed;
       if (std::isfinite(wall)) {
         measured_wall += wall;
         ++measured;
@@ -166,8 +166,9 @@ FemSweepResult run_fem_sweep(const cases::Case& base, const lumped::SweepRange& 
           return std::isfinite(value) ? format("%.4f", value) : std::string("-");
         };
         std::string line;
-        if (row["status"] == "failed")
-          line = format("FAILED after %s: %s", format_duration(wall).c_str(), run.message.c_str());
+        if (row["status"] != "completed")
+          line = format("%s after %s: %s", run.status == "incomplete" ? "INCOMPLETE" : "FAILED",
+                        format_duration(wall).c_str(), run.message.c_str());
         else
           line = format("%s dofs, %s steps, %s; Psi2 %s (lumped %s), e %s", row["dofs"].c_str(),
                         row["steps"].c_str(), format_duration(wall).c_str(),

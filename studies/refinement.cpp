@@ -268,7 +268,7 @@ RefinementStudy run_refinement_study(const cases::Case& c, const RefinementOptio
     TextTable table;
     table.columns = refinement_columns();
     for (const auto& run : study.runs)
-      if (run.status == "completed" || run.status == "failed")
+      if (!run.status.empty())  // finished: completed, incomplete or failed
         table.rows.push_back(row_of_run(run, c, study.case_hash, ranks));
     for (const auto& row : kept) table.rows.push_back(row);
     observables::write_file_atomically(csv_path, text_csv(table));
@@ -307,7 +307,7 @@ RefinementStudy run_refinement_study(const cases::Case& c, const RefinementOptio
         say("interrupted (not recorded)\n");
         break;
       }
-      run.status = fem.status == "completed" ? "completed" : "failed";
+      run.status = fem.status;  // completed, incomplete or failed
       run.message = fem.message;
       run.summary = fem.summary;
       run.history = fem.history;
@@ -316,9 +316,9 @@ RefinementStudy run_refinement_study(const cases::Case& c, const RefinementOptio
 
       if (verbose) {
         std::string line;
-        if (run.status == "failed") {
-          line = format("FAILED after %s: %s", format_duration(run.wall_time).c_str(),
-                        run.message.c_str());
+        if (run.status != "completed") {
+          line = format("%s after %s: %s", run.status == "incomplete" ? "INCOMPLETE" : "FAILED",
+                        format_duration(run.wall_time).c_str(), run.message.c_str());
         } else {
           line = format("%.0f dofs, h_contact %.3g m, %.0f steps, %s; t_c %.6g s, F_max %.6g N",
                         run.dofs, run.h_contact, run.steps, format_duration(run.wall_time).c_str(),
@@ -404,7 +404,8 @@ RefinementStudy run_refinement_study(const cases::Case& c, const RefinementOptio
       add_series("contact_resolution", run);
   }
   if (study.series.empty()) add_series("level", study.runs.front());
-  for (const auto& run : study.runs) study.failed += run.status == "failed";
+  for (const auto& run : study.runs)
+    study.failed += !run.status.empty() && run.status != "completed";
 
   // refinement.json
   nlohmann::json& j = study.json;

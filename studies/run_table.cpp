@@ -123,7 +123,8 @@ EarlierRows resume_rows(const std::string& path, const cases::Case& c, const std
                             "; this one is '" + c.name + "', " + hash + ", " + first_column +
                             "); choose another -o DIR, or run without --resume to replace it");
     const std::string status = cell(row, "status");
-    if (!claim(row, status == "completed" || status == "failed")) earlier.kept.push_back(row);
+    if (!claim(row, status == "completed" || status == "failed" || status == "incomplete"))
+      earlier.kept.push_back(row);
   }
   return earlier;
 }

@@ -267,6 +267,23 @@ TEST(FemRobustness, UnstableTimeStepStopsWithMessageAndKeepsHistory) {
   EXPECT_EQ(r.summary["status"], "failed");
 }
 
+// fem.end_time inside the contact: the rebound quantities are not final, so the run is
+// "incomplete" (never "completed"), says why, and keeps its history.
+TEST(FemRobustness, EndTimeInsideTheContactIsIncomplete) {
+  Case c = small_hertz(1);
+  const double t_hertz = rebound::cases::derive(c).hertz.duration;
+  c.fem.end_time = 0.3 * t_hertz;
+  rebound::fem::RunOptions options;
+  options.frames = 0;
+  const auto r = rebound::fem::run(c, options, MPI_COMM_SELF);
+  std::printf("%s: %s\n", r.status.c_str(), r.message.c_str());
+  EXPECT_EQ(r.status, "incomplete");
+  EXPECT_NE(r.message.find("still active"), std::string::npos) << r.message;
+  EXPECT_EQ(r.summary["status"], "incomplete");
+  EXPECT_NEAR(r.final.time, 0.3 * t_hertz, r.info.time_step);
+  EXPECT_FALSE(r.history.empty());
+}
+
 // ---- the command line (through the stand-alone driver) ----
 
 int run_driver(const std::string& arguments) {
@@ -303,6 +320,15 @@ TEST(FemCommand, WritesSummaryHistoryAndFrames) {
             0u);
   EXPECT_TRUE(fs::exists(dir / "fem" / "solution.pvd"));
   EXPECT_TRUE(fs::exists(dir / "fem" / "solution_0000.pvtu"));
+  EXPECT_TRUE(s["warnings"].is_array());
+  EXPECT_EQ(s["creates_energy"], false);
+  // Ended inside the contact: exit status 1, status "incomplete", the files kept.
+  doc["fem"]["end_time"] = 1e-6;  // the Hertz duration is 5.2e-5 s
+  std::ofstream(dir / "short.json") << doc.dump(2);
+  EXPECT_EQ(run_driver((dir / "short.json").string() + " -o " + (dir / "short").string()), 1);
+  std::ifstream(dir / "short" / "fem" / "summary.json") >> s;
+  EXPECT_EQ(s["status"], "incomplete");
+  EXPECT_TRUE(fs::exists(dir / "short" / "fem" / "history.csv"));
   // Bad input: exit status 2.
   EXPECT_EQ(run_driver((dir / "missing.json").string()), 2);
   EXPECT_EQ(run_driver((dir / "case.json").string() + " --frames x"), 2);

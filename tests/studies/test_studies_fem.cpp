@@ -10,8 +10,8 @@
 
 #include "cases/case.h"
 #include "cases/derived.h"
-#include "observables/history.h"
 #include "lumped/sweep.h"
+#include "observables/history.h"
 #include "studies/fem_sweep.h"
 #include "studies/pair.h"
 #include "studies/refinement.h"
@@ -86,6 +86,26 @@ TEST(RefinementStudy, ThreeContactResolutionsThenResumeReusesEveryRun) {
     EXPECT_NEAR(again.runs[k].values.at("normal_impulse"), jn, 1e-9 * jn)
         << "a reused row must carry the values of the run (k = " << k << ")";
   }
+}
+
+// fem.end_time inside the contact: every run is "incomplete" (not "completed"), counted as not
+// usable, and no convergence is built from them.
+TEST(RefinementStudy, RunsEndingInsideTheContactAreNotUsed) {
+  cases::Case c = tiny_hertz();
+  c.fem.end_time = 0.3 * cases::derive(c).hertz.duration;
+  studies::RefinementOptions options;
+  options.contact_resolutions = {1, 2, 4};  // three: enough for a convergence if they were used
+  options.directory = scratch("refine-short").string();
+  const studies::RefinementStudy study = studies::run_refinement_study(c, options);
+  ASSERT_EQ(study.runs.size(), 3u);
+  for (const auto& run : study.runs) {
+    EXPECT_EQ(run.status, "incomplete");
+    EXPECT_NE(run.message.find("still active"), std::string::npos) << run.message;
+  }
+  EXPECT_EQ(study.failed, 3);
+  for (const auto& series : study.series)
+    for (const auto& [key, convergence] : series.convergence)
+      EXPECT_NE(convergence.status, "ok") << key;
 }
 
 TEST(PairStudy, ComparisonIsMadeOfTheResultsInMemory) {

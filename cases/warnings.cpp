@@ -1,0 +1,48 @@
+#include "cases/warnings.h"
+
+#include <cmath>
+#include <cstdio>
+
+namespace rebound::cases {
+namespace {
+
+std::string format(const char* pattern, double a, double b = 0, double c = 0) {
+  char text[512];
+  std::snprintf(text, sizeof text, pattern, a, b, c);
+  return text;
+}
+
+}  // namespace
+
+std::vector<std::string> physical_warnings(const Case& c, const Derived& d) {
+  std::vector<std::string> warnings;
+  const double ratio = d.hertz.contact_radius / d.hertz.radius;
+  if (ratio > kHertzContactRatioLimit)
+    warnings.push_back(format(
+        "the Hertz contact radius a_max = %.3g m is %.0f %% of the radius of curvature R = %.3g m: "
+        "Hertz's small-contact theory (a << R) does not hold; check the units of "
+        "material.young_modulus (Pa), body.radius (m) and material.density (kg/m^3)",
+        d.hertz.contact_radius, 100 * ratio, d.hertz.radius));
+  const double c0 = std::sqrt(c.material.young_modulus / c.material.density);
+  const double mach = c.impact.normal_speed / c0;
+  if (mach > kWaveSpeedRatioLimit)
+    warnings.push_back(format(
+        "impact.normal_speed %.3g m/s is %.2f %% of the bar-wave speed sqrt(E/rho) = %.4g m/s: "
+        "at such speeds metals yield and the contact stops being quasi-static, while every model "
+        "here is linear elastic",
+        c.impact.normal_speed, 100 * mach, c0));
+  const bool elastic_contact =
+      c.lumped.normal_law == "hertz" && (c.lumped.model == "lai" || c.lumped.model == "uncoupled" ||
+                                         c.lumped.model == "uncoupled-euler" ||
+                                         c.lumped.model == "mdr" || c.lumped.model == "halfspace");
+  if (c.lumped.restitution && elastic_contact)
+    warnings.push_back(
+        format("lumped.restitution = %.6g is ignored: model \"", *c.lumped.restitution) +
+        c.lumped.model +
+        "\" with normal_law \"hertz\" is elastic in the normal direction (e close "
+        "to 1); a dissipative normal_law (hunt-crossley, lankarani-nikravesh, "
+        "flores, michalczyk) achieves a prescribed e");
+  return warnings;
+}
+
+}  // namespace rebound::cases
