@@ -126,21 +126,37 @@ RunResult run(const cases::Case& c, const RunOptions& options, MPI_Comm communic
   unsigned int frame = 0;
   double next_frame = 0;
   long long last_frame_step = -1;
+  // A frame that cannot be written (a full disk) fails the run with the file and errno's text;
+  // the history and summary are still written by the caller, the frames before it are kept.
+  // Collective: every rank learns that a frame failed (the .pvd record is rank 0's alone).
   auto write_frame = [&](const State& s) {
-    const std::string file = solver->write_frame(options.output_directory, frame++);
-    // After a step the displacement is already u_{n+1}.
-    result.frames.emplace_back(s.step > 0 ? s.time + dt : 0.0, file);
-    if (root) write_pvd(options.output_directory, result.frames);
+    std::string problem;
+    try {
+      const std::string file = solver->write_frame(options.output_directory, frame++);
+      // After a step the displacement is already u_{n+1}.
+      result.frames.emplace_back(s.step > 0 ? s.time + dt : 0.0, file);
+      if (root) write_pvd(options.output_directory, result.frames);
+    } catch (const observables::FileError& error) {
+      problem = error.what();
+    }
+    if (dealii::Utilities::MPI::max(int(!problem.empty()), communicator) != 0) {
+      result.status = "failed";
+      result.message = "frame " + std::to_string(frame - 1) + " not written: " +
+                       (problem.empty() ? std::string("on another rank") : problem);
+      return false;
+    }
     last_frame_step = s.step;
     next_frame += frame_interval;
+    return true;
   };
-  if (frames) write_frame(result.initial);
+  const bool frames_ok = !frames || write_frame(result.initial);
+  if (!frames_ok) result.history.push_back(make_row(result.initial, nullptr, dt, 0));
 
   bool started = false;
   double last_contact = 0;
-  result.status = "completed";
+  result.status = frames_ok ? "completed" : result.status;
   dealii::Timer loop_timer(communicator);
-  for (;;) {
+  for (; frames_ok;) {
     solver->step();
     const State& s = solver->state();
     friction += s.step_friction_work;
@@ -175,7 +191,7 @@ RunResult run(const cases::Case& c, const RunOptions& options, MPI_Comm communic
         break;
       }
     }
-    if (frames && s.time >= next_frame - 0.5 * dt) write_frame(s);
+    if (frames && s.time >= next_frame - 0.5 * dt && !write_frame(s)) break;
     bool done = false;
     if (end_time)
       done = s.time >= *end_time - 0.5 * dt;
@@ -221,7 +237,8 @@ RunResult run(const cases::Case& c, const RunOptions& options, MPI_Comm communic
       result.warnings.push_back(text);
     }
   }
-  if (frames && last_frame_step != result.final.step && result.final.finite)
+  if (frames && result.status != "failed" && last_frame_step != result.final.step &&
+      result.final.finite)
     write_frame(result.final);
   result.wall_time = timer.wall_time();
 

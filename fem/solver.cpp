@@ -23,11 +23,13 @@
 #include <array>
 #include <cmath>
 #include <limits>
+#include <sstream>
 #include <stdexcept>
 
 #include "fem/contact.h"
 #include "fem/fem.h"
 #include "meshes/meshes.h"
+#include "observables/files.h"
 
 namespace rebound::fem {
 namespace {
@@ -741,7 +743,38 @@ std::string SolverImpl<p>::write_frame(const std::string& directory, unsigned in
   flags.time = state_.time;
   flags.cycle = int(frame);
   out.set_flags(flags);
-  return out.write_vtu_with_pvtu_record(directory + "/", "solution", frame, communicator_, 4, 0);
+  // Each rank encodes its piece in memory and writes it through write_file_atomically (a unique
+  // temporary, every write checked, errno's text on failure, renamed into place); rank 0 then
+  // writes the .pvtu record. A failure on any rank fails the frame on every rank (collective).
+  const unsigned int rank = Utilities::MPI::this_mpi_process(communicator_);
+  const unsigned int ranks = Utilities::MPI::n_mpi_processes(communicator_);
+  const std::string stem = "solution_" + Utilities::int_to_string(frame, 4);
+  std::string problem;
+  try {
+    std::ostringstream piece;
+    out.write_vtu(piece);
+    observables::write_file_atomically(directory + "/" + stem + "." + std::to_string(rank) + ".vtu",
+                                       piece.str());
+  } catch (const std::exception& error) {
+    problem = error.what();
+  }
+  const unsigned int failed_rank =
+      Utilities::MPI::min(problem.empty() ? ranks : rank, communicator_);
+  if (failed_rank < ranks)
+    throw observables::FileError(problem.empty() ? "rank " + std::to_string(failed_rank) +
+                                                       " could not write its piece of " +
+                                                       directory + "/" + stem + ".pvtu"
+                                                 : problem);
+  const std::string record = stem + ".pvtu";
+  if (rank == 0) {
+    std::vector<std::string> pieces;
+    for (unsigned int r = 0; r < ranks; ++r)
+      pieces.push_back(stem + "." + std::to_string(r) + ".vtu");
+    std::ostringstream text;
+    out.write_pvtu_record(text, pieces);
+    observables::write_file_atomically(directory + "/" + record, text.str());
+  }
+  return record;
 }
 
 }  // namespace

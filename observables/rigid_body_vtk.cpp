@@ -201,12 +201,15 @@ int write_rigid_body_frames(const std::string& directory, const cases::Case& c,
 
     char name[64];
     std::snprintf(name, sizeof name, "rigid_body_%04d.vtp", frame);
+    // VTK writes into memory; the file goes through write_file_atomically (unique temporary,
+    // every write checked with errno's text, renamed into place).
     vtkNew<vtkXMLPolyDataWriter> writer;
-    writer->SetFileName((std::filesystem::path(directory) / name).string().c_str());
+    writer->WriteToOutputStringOn();
     writer->SetInputData(moved);
     writer->SetDataModeToBinary();
-    if (writer->Write() != 1)
-      throw FileError("cannot write " + (std::filesystem::path(directory) / name).string());
+    const std::string path = (std::filesystem::path(directory) / name).string();
+    if (writer->Write() != 1) throw FileError("cannot encode " + path + " (VTK XML writer)");
+    write_file_atomically(path, writer->GetOutputString());
     char entry[256];
     std::snprintf(entry, sizeof entry, "    <DataSet timestep=\"%.10e\" part=\"0\" file=\"%s\"/>\n",
                   time, name);

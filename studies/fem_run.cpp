@@ -7,9 +7,11 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <optional>
 
 #include "meshes/meshes.h"
 #include "observables/files.h"
+#include "observables/output_folder.h"
 
 namespace rebound::studies {
 namespace {
@@ -60,6 +62,13 @@ void check_meshable(const cases::Case& c, int extra_levels) {
   }
 }
 
+const std::vector<std::string>& fem_output_patterns() {
+  static const std::vector<std::string> patterns = {"summary.json",    "history.csv",
+                                                    "solution.pvd",    "solution_*.vtu",
+                                                    "solution_*.pvtu", "*.tmp.*"};
+  return patterns;
+}
+
 bool is_root_rank() {
   int initialised = 0;
   MPI_Initialized(&initialised);
@@ -70,8 +79,20 @@ FemRun run_fem_into(const cases::Case& c, const std::string& directory, int extr
                     int frames, const std::function<void(const fem::Progress&)>& progress) {
   check_meshable(c, extra_levels);
   const bool root = dealii::Utilities::MPI::this_mpi_process(MPI_COMM_WORLD) == 0;
-  if (root) std::filesystem::create_directories(directory);
-  MPI_Barrier(MPI_COMM_WORLD);
+  // Rank 0 takes the folder (lock, earlier results removed); every rank learns if it could not.
+  std::optional<observables::OutputFolder> folder;
+  std::string problem;
+  if (root) {
+    try {
+      folder.emplace(directory, fem_output_patterns(),
+                     "rebound fem run of " + c.name + " (" + c.source + ")");
+    } catch (const std::exception& error) {
+      problem = error.what();
+    }
+  }
+  if (dealii::Utilities::MPI::max(int(!problem.empty()), MPI_COMM_WORLD) != 0)
+    throw observables::FolderBusy(problem.empty() ? directory + ": rank 0 could not take the folder"
+                                                  : problem);
 
   fem::RunOptions options;
   options.solver.extra_levels = extra_levels;
@@ -101,6 +122,7 @@ FemRun run_fem_into(const cases::Case& c, const std::string& directory, int extr
     observables::write_file_atomically(directory + "/history.csv",
                                        fem::history_csv(run.result.history));
     observables::write_file_atomically(directory + "/summary.json", run.summary.dump(2) + "\n");
+    folder->finish(run.result.status);
   }
   // A signal after the run's last check (every 16 steps) or while its files were written: the
   // run is complete, but a study running it stops before the next run.

@@ -7,6 +7,7 @@
 #include <functional>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include "cases/case.h"
 #include "fem/fem.h"
@@ -22,6 +23,12 @@ struct FemRun {
   observables::History history;     // history.csv's columns (every step)
 };
 
+// The names a FEM run writes into its folder (observables::OutputFolder patterns).
+const std::vector<std::string>& fem_output_patterns();
+
+// The folder is locked while the run writes it (observables::FolderBusy, on every rank, when
+// another run holds it), earlier results under fem_output_patterns() are removed first, and
+// manifest.json lists the files with the run's status.
 // Throws cases::CaseError when the case cannot be meshed (exit 2) and std::runtime_error when the
 // run itself throws (exit 1). A run that fails numerically returns with result.status "failed"
 // after writing what it had; an interrupted one with "interrupted".

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "cases/case.h"
 #include "cases/derived.h"
@@ -17,8 +18,14 @@ struct LumpedSolution {
   observables::History history;
 };
 
+// The names a lumped solve writes into its folder (observables::OutputFolder patterns).
+const std::vector<std::string>& lumped_output_patterns();
+
 // The lumped model of the case on the given body, solved and written into directory (summary.json,
-// history.csv, and rigid_body.pvd when frames > 0).
+// history.csv, and rigid_body.pvd when frames > 0, manifest.json). The folder is locked while it
+// is written (observables::FolderBusy when another run holds it) and earlier results in it under
+// these names are removed first. Throws lumped::SolveError when the solve fails (the manifest then
+// says "failed").
 LumpedSolution solve_lumped_into(const cases::Case& c, const cases::Derived& d,
                                  const std::string& directory, int frames);
 

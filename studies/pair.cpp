@@ -1,10 +1,14 @@
 #include "studies/pair.h"
 
+#include <deal.II/base/mpi.h>
+
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <sstream>
 
 #include "observables/files.h"
+#include "observables/output_folder.h"
 #include "studies/comparison.h"
 #include "studies/plots.h"
 
@@ -39,13 +43,35 @@ PairResult run_pair(const cases::Case& c, const std::string& directory,
     if (root && options.report) options.report(text);
   };
   PairResult pair;
+  // The pair owns DIR: the comparison files of an earlier pair, and its lumped folders, are
+  // removed before the FEM starts, so that a failed or interrupted pair leaves only its fem/.
+  std::optional<observables::OutputFolder> folder;
+  std::string problem;
+  if (root) {
+    try {
+      for (const char* member : {"/lumped", "/lumped-exact"})
+        observables::OutputFolder(directory + member, lumped_output_patterns(), "rebound pair");
+      folder.emplace(directory,
+                     std::vector<std::string>{"comparison.json", "report.md", "view.py",
+                                              "plots/*.png", "*.tmp.*"},
+                     "rebound pair of " + c.name + " (" + c.source + ")");
+    } catch (const std::exception& error) {
+      problem = error.what();
+    }
+  }
+  if (dealii::Utilities::MPI::max(int(!problem.empty()), MPI_COMM_WORLD) != 0)
+    throw observables::FolderBusy(problem.empty() ? directory + ": rank 0 could not take the folder"
+                                                  : problem);
   say(format("[1/3] FEM of %s\n", c.name.c_str()));
   pair.fem =
       run_fem_into(c, directory + "/fem", options.extra_levels, c.fem.frames, options.fem_progress);
   pair.status = pair.fem.result.status;
   pair.message = pair.fem.result.message;
   if (root && options.fem_finished) options.fem_finished(pair.fem);
-  if (pair.status != "completed" || !root) return pair;
+  if (pair.status != "completed" || !root) {
+    if (root) folder->finish(pair.status);
+    return pair;
+  }
 
   // The lumped model on the mesh's own mass distribution (the case's lambda/theta overrides are
   // dropped: the point of the pair is the same body both ways).
@@ -87,6 +113,7 @@ PairResult run_pair(const cases::Case& c, const std::string& directory,
   write_view_script(directory);
   if (options.plots)
     run_plots_script("'" + directory + "' --title '" + c.name + "'", "pair", options.warning);
+  folder->finish(pair.status);
   return pair;
 }
 

@@ -335,6 +335,40 @@ TEST(FemCommand, WritesSummaryHistoryAndFrames) {
   fs::remove_all(dir);
 }
 
+// A full disk during the FEM (the file-size limit of the process, SIGXFSZ ignored, so write()
+// fails with EFBIG as it would with ENOSPC): exit 1 naming the frame file and the reason, not a
+// deal.II stack dump; no temporary file left behind.
+TEST(FemCommand, FullDiskNamesTheFileAndTheReason) {
+  const fs::path dir =
+      fs::temp_directory_path() / ("rebound-fem-full-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  nlohmann::json doc;
+  std::ifstream(std::string(REBOUND_SOURCE_DIR) + "/cases/hertz-steel-sphere.json") >> doc;
+  doc["fem"] = {{"degree", 1}, {"refinement", 0}, {"contact_resolution", 2}};
+  std::ofstream(dir / "case.json") << doc.dump(2);
+  // Open MPI's own shared-memory files would hit the limit first: PMIx's hash store and the
+  // self transport keep MPI_Init off the disk.
+  const std::string command = "cd " + dir.string() +
+                              " && trap '' XFSZ && ulimit -f 16 && PMIX_MCA_gds=hash "
+                              "OMPI_MCA_btl=self " +
+                              REBOUND_FEM_DRIVER + " case.json -o out --frames 3 --quiet 2>&1";
+  FILE* pipe = popen(command.c_str(), "r");
+  ASSERT_NE(pipe, nullptr);
+  std::string output;
+  char buffer[4096];
+  for (std::size_t n; (n = fread(buffer, 1, sizeof buffer, pipe)) > 0;) output.append(buffer, n);
+  const int status = pclose(pipe);
+  ASSERT_TRUE(WIFEXITED(status)) << output;
+  EXPECT_EQ(WEXITSTATUS(status), 1) << output;
+  EXPECT_NE(output.find("File too large"), std::string::npos) << output;
+  EXPECT_NE(output.find("solution_0000"), std::string::npos) << output;
+  EXPECT_LT(output.size(), 2000u) << "a short message, not a stack dump:\n" << output;
+  for (const auto& entry : fs::recursive_directory_iterator(dir / "out"))
+    EXPECT_EQ(entry.path().filename().string().find(".tmp."), std::string::npos) << entry.path();
+  fs::remove_all(dir);
+}
+
 // ---- mpirun -np 2: the partitioned run equals the serial one ----
 
 TEST(FemMpi, PartitionedRunEqualsSerial) {

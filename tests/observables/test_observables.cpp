@@ -1,6 +1,7 @@
 // The rebound quantities' definitions, the typed summary's JSON and the history table
 // (observables/), against hand-computed values and round trips.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cmath>
@@ -11,6 +12,7 @@
 #include "observables/checks.h"
 #include "observables/files.h"
 #include "observables/history.h"
+#include "observables/output_folder.h"
 #include "observables/quantities.h"
 
 using namespace rebound::observables;
@@ -137,4 +139,53 @@ TEST(ResultChecks, PhysicalResultPassesAndEachDefectIsNamed) {
   EXPECT_TRUE(result_problems(bad, rigid).empty());  // rigid laws have no contact time
   bad = q, bad.normal_impulse = 0, bad.e_newton = -1;
   single(bad, compliant, "never pressed");
+}
+
+// observables/output_folder.h: a run owns its folder.
+TEST(OutputFolder, PatternsMatchLikeTheShellsStar) {
+  EXPECT_TRUE(matches_pattern("rigid_body_*.vtp", "rigid_body_0012.vtp"));
+  EXPECT_TRUE(matches_pattern("*.tmp.*", "summary.json.tmp.123.4"));
+  EXPECT_TRUE(matches_pattern("summary.json", "summary.json"));
+  EXPECT_FALSE(matches_pattern("summary.json", "summary.json.bak"));
+  EXPECT_FALSE(matches_pattern("rigid_body_*.vtp", "rigid_body_0012.vtu"));
+  EXPECT_FALSE(matches_pattern("solution_*.vtu", "notes.txt"));
+}
+
+TEST(OutputFolder, SecondWriterIsRefusedStaleResultsGoUserFilesStay) {
+  const fs::path dir = fs::temp_directory_path() / ("rebound-folder-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  // An earlier run wrote five frames; the user keeps a note in the folder.
+  for (int k = 0; k < 5; ++k)
+    std::ofstream(dir / ("rigid_body_000" + std::to_string(k) + ".vtp")) << "old";
+  std::ofstream(dir / "summary.json") << "{}";
+  std::ofstream(dir / "my-notes.txt") << "mine";
+  const std::vector<std::string> patterns = {"summary.json", "rigid_body_*.vtp"};
+  {
+    OutputFolder folder(dir.string(), patterns, "test run");
+    EXPECT_FALSE(fs::exists(dir / "summary.json"));
+    EXPECT_FALSE(fs::exists(dir / "rigid_body_0004.vtp"));
+    EXPECT_TRUE(fs::exists(dir / "my-notes.txt"));
+    // Another writer (another open file description, as another process would have) is refused,
+    // and told who holds the folder.
+    try {
+      OutputFolder second(dir.string(), patterns, "second run");
+      FAIL() << "expected FolderBusy";
+    } catch (const FolderBusy& error) {
+      EXPECT_NE(std::string(error.what()).find("test run"), std::string::npos) << error.what();
+    }
+    // This run writes two frames: the manifest lists exactly what it wrote.
+    write_file_atomically((dir / "rigid_body_0000.vtp").string(), "new0");
+    write_file_atomically((dir / "rigid_body_0001.vtp").string(), "new1!");
+    folder.finish("completed");
+  }
+  std::ifstream in(dir / "manifest.json");
+  const nlohmann::json manifest = nlohmann::json::parse(in);
+  EXPECT_EQ(manifest["status"], "completed");
+  ASSERT_EQ(manifest["files"].size(), 2u);
+  EXPECT_EQ(manifest["files"][1]["name"], "rigid_body_0001.vtp");
+  EXPECT_EQ(manifest["files"][1]["bytes"], 5);
+  // Released: the next run takes it.
+  EXPECT_NO_THROW(OutputFolder(dir.string(), patterns, "third run"));
+  fs::remove_all(dir);
 }

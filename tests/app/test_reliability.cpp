@@ -1,0 +1,153 @@
+// What a hostile or unlucky user does to the command line: two runs into one folder, a rerun with
+// fewer frames over an old folder, a full disk, a lumped result that cannot be physical.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "tests/app/shell.h"
+
+namespace fs = std::filesystem;
+namespace test = rebound::test;
+using rebound::test::scratch_directory;
+using rebound::test::shell;
+
+namespace {
+
+const std::string kCases = REBOUND_SOURCE_DIR "/cases/";
+
+nlohmann::json read_json(const fs::path& path) {
+  std::ifstream in(path);
+  return nlohmann::json::parse(in);
+}
+
+// The last value of a column of a CSV file (the header names the columns).
+double last_value(const fs::path& csv, const std::string& column) {
+  std::ifstream in(csv);
+  std::string header, line, last;
+  std::getline(in, header);
+  while (std::getline(in, line))
+    if (!line.empty()) last = line;
+  std::vector<std::string> names, values;
+  for (std::stringstream h(header); std::getline(h, line, ',');) names.push_back(line);
+  for (std::stringstream v(last); std::getline(v, line, ',');) values.push_back(line);
+  for (std::size_t k = 0; k < names.size() && k < values.size(); ++k)
+    if (names[k] == column) return std::stod(values[k]);
+  return std::nan("");
+}
+
+// A case file written from a shipped one with some keys changed.
+fs::path variant(const fs::path& dir, const std::string& name, const std::string& shipped,
+                 const nlohmann::json& patch) {
+  nlohmann::json doc = read_json(kCases + shipped + ".json");
+  doc.merge_patch(patch);
+  doc["name"] = name;
+  const fs::path path = dir / (name + ".json");
+  std::ofstream(path) << doc.dump(2);
+  return path;
+}
+
+}  // namespace
+
+// Two `lumped` runs started together into one folder: one runs, the other is refused with the
+// folder and the holder named (exit 1) -- or they happen one after the other. Either way the
+// folder's summary.json and history.csv come from one run (its final normal impulse is the
+// history's last), and every frame is complete.
+TEST(Reliability, ConcurrentRunsIntoOneFolderNeverMixTheirFiles) {
+  const fs::path dir = scratch_directory("rebound-reliability", "concurrent");
+  int refused = 0;
+  for (int round = 0; round < 6; ++round) {
+    const auto both = shell("cd " + dir.string() + "; (" + REBOUND_BINARY + " lumped " + kCases +
+                            "sphere-lai-psi2-quick.json -o out --quiet > a.log 2>&1; echo $? > "
+                            "a.status) & (" +
+                            REBOUND_BINARY + " lumped " + kCases +
+                            "sphere-lai-psi7.json -o out --quiet > b.log 2>&1; echo $? > "
+                            "b.status) & wait");
+    ASSERT_EQ(both.status, 0) << both.output;
+    int succeeded = 0;
+    for (const char* run : {"a", "b"}) {
+      int status = -1;
+      std::ifstream(dir / (std::string(run) + ".status")) >> status;
+      std::stringstream log;
+      log << std::ifstream(dir / (std::string(run) + ".log")).rdbuf();
+      if (status == 0) {
+        ++succeeded;
+      } else {
+        EXPECT_EQ(status, 1) << log.str();
+        EXPECT_NE(log.str().find("is being written by another rebound run"), std::string::npos)
+            << log.str();
+        ++refused;
+      }
+    }
+    EXPECT_GE(succeeded, 1);
+    const fs::path out = dir / "out" / "lumped";
+    const nlohmann::json summary = read_json(out / "summary.json");
+    const double jn = summary["normal_impulse"];
+    EXPECT_NEAR(last_value(out / "history.csv", "normal_impulse"), jn, 1e-9 * jn)
+        << "summary.json and history.csv of different runs (round " << round << ")";
+    EXPECT_EQ(read_json(out / "manifest.json")["status"], "completed");
+    for (const auto& entry : fs::directory_iterator(out)) {
+      const std::string name = entry.path().filename().string();
+      EXPECT_EQ(name.find(".tmp."), std::string::npos) << name;
+      if (entry.path().extension() == ".vtp") {
+        std::stringstream text;
+        text << std::ifstream(entry.path()).rdbuf();
+        EXPECT_NE(text.str().find("</VTKFile>"), std::string::npos) << name << " is truncated";
+      }
+    }
+  }
+  std::printf("%d of 12 runs refused as the folder was busy\n", refused);
+}
+
+// A rerun with fewer frames over an old folder leaves no frame of the old run behind, and the
+// user's own files in the folder stay.
+TEST(Reliability, RerunWithFewerFramesLeavesNoStaleFrames) {
+  const fs::path dir = scratch_directory("rebound-reliability", "stale");
+  const fs::path many = variant(dir, "stale", "sphere-lai-psi2", {{"lumped", {{"frames", 12}}}});
+  ASSERT_EQ(test::rebound("lumped " + many.string() + " -o " + (dir / "out").string() + " --quiet")
+                .status,
+            0);
+  std::ofstream(dir / "out" / "lumped" / "notes.txt") << "mine";
+  const fs::path few = variant(dir, "stale", "sphere-lai-psi2", {{"lumped", {{"frames", 3}}}});
+  ASSERT_EQ(
+      test::rebound("lumped " + few.string() + " -o " + (dir / "out").string() + " --quiet").status,
+      0);
+  int vtp = 0;
+  for (const auto& entry : fs::directory_iterator(dir / "out" / "lumped"))
+    vtp += entry.path().extension() == ".vtp";
+  EXPECT_EQ(vtp, 3);  // not 12
+  EXPECT_TRUE(fs::exists(dir / "out" / "lumped" / "notes.txt"));
+  EXPECT_EQ(read_json(dir / "out" / "lumped" / "manifest.json")["files"].size(),
+            6u);  // 3 frames, .pvd, summary, history
+}
+
+// A full disk (the file-size limit of the process, with SIGXFSZ ignored so that write() returns
+// EFBIG as it would return ENOSPC): exit 1, the file and the reason named, no crash, no temporary
+// left behind.
+TEST(Reliability, FullDiskDuringLumpedNamesTheFileAndTheReason) {
+  const fs::path dir = scratch_directory("rebound-reliability", "full");
+  const auto run = shell("cd " + dir.string() + " && trap '' XFSZ && ulimit -f 8 && exec " +
+                         REBOUND_BINARY + " lumped " + kCases + "sphere-lai-psi2.json -o out");
+  EXPECT_EQ(run.status, 1) << run.output;
+  EXPECT_NE(run.output.find("File too large"), std::string::npos) << run.output;
+  EXPECT_NE(run.output.find("out/lumped/"), std::string::npos) << run.output;
+  for (const auto& entry : fs::recursive_directory_iterator(dir / "out"))
+    EXPECT_EQ(entry.path().filename().string().find(".tmp."), std::string::npos) << entry.path();
+}
+
+// Lai's table rod with lumped.lambda = 1 - 1e-10: the result is not physical; exit 1 with the
+// reason and the input, within a second (it used to run 31 s, use 2 GB and exit 0).
+TEST(Reliability, UnphysicalLumpedResultExitsOneNamingTheInput) {
+  const fs::path dir = scratch_directory("rebound-reliability", "stiff");
+  const fs::path c = variant(dir, "stiff", "rod-lai-a", {{"lumped", {{"lambda", 0.9999999999}}}});
+  const auto run = test::rebound("lumped " + c.string() + " -o " + (dir / "out").string());
+  EXPECT_EQ(run.status, 1) << run.output;
+  EXPECT_NE(run.output.find("not physical"), std::string::npos) << run.output;
+  EXPECT_NE(run.output.find("lumped.lambda"), std::string::npos) << run.output;
+  EXPECT_FALSE(fs::exists(dir / "out" / "lumped" / "summary.json"));
+  EXPECT_EQ(read_json(dir / "out" / "lumped" / "manifest.json")["status"], "failed");
+}
