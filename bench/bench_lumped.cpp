@@ -21,7 +21,7 @@ lumped::Configuration sphere(double psi1) {
   return bench::maw_sphere(psi1);
 }
 
-// The Table 6.1 sphere of seed 000 (nu = 0.3, mu = 0.1, lambda = 5/9, theta = 0).
+// The Table 6.1 sphere of Lai (1999) (nu = 0.3, mu = 0.1, lambda = 5/9, theta = 0).
 lumped::Configuration table_61_sphere(double psi1) {
   lumped::Configuration c;
   c.lambda = 5.0 / 9.0;

@@ -1,7 +1,7 @@
 // Accuracy/cost table of the lumped solvers (issue 3): the Dormand-Prince solver with located
-// events at rtol 1e-4 ... 1e-10 against the seed 003 program's fixed-step Euler at h = 1e-2,
-// 1e-3, 1e-4. Errors in Psi2 and e against a tight (rtol 1e-12) solve of the same model; time
-// per solve is the median of repeated runs.
+// events at rtol 1e-4 ... 1e-10 against the uncoupled-spring thesis program's fixed-step Euler
+// (uncoupled-euler) at h = 1e-2, 1e-3, 1e-4. Errors in Psi2 and e against a tight (rtol 1e-12)
+// solve of the same model; time per solve is the median of repeated runs.
 // Run: build/bin/bench_lumped_accuracy
 #include <algorithm>
 #include <chrono>
@@ -91,7 +91,7 @@ int main() {
       c.euler_step = h;
       const Result r = measure(c, lumped::solve_uncoupled_euler(c));
       const double t = time_per_call([&] { lumped::solve_uncoupled_euler(c); });
-      std::printf("| uncoupled | %.1f | seed 003 Euler | h %.0e | %.2e | %.2e | %.2f us |\n", psi1,
+      std::printf("| uncoupled | %.1f | uncoupled-euler | h %.0e | %.2e | %.2e | %.2f us |\n", psi1,
                   h, std::abs(r.psi2 - unc_ref.psi2), std::abs(r.e - unc_ref.e), t * 1e6);
       last_error = std::abs(r.psi2 - unc_ref.psi2), last_time = t, last_h = h;
     }
@@ -99,7 +99,7 @@ int main() {
     // extrapolation from h = 1e-4 (cost ~ 1/h).
     const double h_needed = last_h * 1e-6 / std::max(last_error, 1e-300);
     std::printf(
-        "| uncoupled | %.1f | seed 003 Euler (extrapolated, order 1) | h %.1e for 1e-6 | 1e-06 | - "
+        "| uncoupled | %.1f | uncoupled-euler (extrapolated, order 1) | h %.1e for 1e-6 | 1e-06 | - "
         "| %.0f us |\n",
         psi1, h_needed, last_time * last_h / h_needed * 1e6);
   }

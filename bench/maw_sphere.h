@@ -1,5 +1,5 @@
 // The benchmark configuration: Maw's sphere (nu = 0.3, mu = 0.5, lambda = 5/9, theta = 0) at a
-// given Psi1, the case of seed 000 Figs. 5.4-5.14.
+// given Psi1, the case of Lai (1999), Figs. 5.4-5.14.
 #pragma once
 
 #include <cmath>

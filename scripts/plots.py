@@ -5,10 +5,10 @@ Usage: python3 scripts/plots.py DIR [--title TEXT]
 
 Reads DIR/lumped/history.csv and, when present, DIR/fem/history.csv (the common columns of both
 solvers) and writes into DIR/plots/:
-  normal_force.png        normal contact force vs time          (seed 000 Figs. 5.4, 6.19)
-  tangential_force.png    tangential contact force vs time      (seed 000 Fig. 6.20)
-  impulse_path.png        normal vs tangential impulse          (seed 000 Fig. 6.18)
-  tangential_velocity.png rigid-body tangential velocity of P    (seed 000 Fig. 6.10)
+  normal_force.png        normal contact force vs time          (as Lai 1999, Figs. 5.4, 6.19)
+  tangential_force.png    tangential contact force vs time      (as Lai 1999, Fig. 6.20)
+  impulse_path.png        normal vs tangential impulse          (as Lai 1999, Fig. 6.18)
+  tangential_velocity.png rigid-body tangential velocity of P    (as Lai 1999, Fig. 6.10)
   energy_budget.png       FEM energies: rigid / vibration kinetic, internal, friction (FEM only)
 Prints the files written. Exit status 2 when DIR has no history at all.
 

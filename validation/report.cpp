@@ -76,11 +76,11 @@ double number_of(const nlohmann::json& value) {
 std::string section_title(const std::string& id) {
   static const std::map<std::string, std::string> titles = {
       {"1", "Hertz normal impact (analytic)"},
-      {"2", "Seed 000 Table 6.1: the eight sphere cases"},
-      {"3", "Seed 000 Table 5.2: rod cases a-d"},
-      {"4", "Seed 000 Table 5.1 objects and §5.3-5.4"},
-      {"5", "Seed 003: sphere thresholds, disks, rods"},
-      {"6", "Dissipative normal laws (seeds 001, 002)"},
+      {"2", "Lai 1999, Table 6.1: the eight sphere cases"},
+      {"3", "Lai 1999, Table 5.2: rod cases a-d"},
+      {"4", "Lai 1999, Table 5.1 objects and §5.3-5.4"},
+      {"5", "Uncoupled springs (Predicting Rebound thesis): sphere thresholds, disks, rods"},
+      {"6", "Dissipative normal laws (Hunt & Crossley, Lankarani & Nikravesh, Flores, Michalczyk)"},
       {"7", "Partial slip and normal-tangential coupling (Lai, MDR, half-space)"}};
   return titles.at(id);
 }
@@ -276,7 +276,7 @@ std::string markdown_report(const std::vector<SectionResult>& unsorted,
   out +=
       "A check passes when its value is within the stated tolerance of its reference (the "
       "tolerance column: ± absolute, ± relative %, or a one-sided bound on the value). "
-      "\"compare\" rows tabulate a value with no pass/fail criterion: the seed gives only a "
+      "\"compare\" rows tabulate a value with no pass/fail criterion: the publication gives only a "
       "figure, or the row pairs two models (value − reference is the difference). The command "
       "exits with status 1 when any check fails.\n\n";
   if (total.failed == 0) {

@@ -224,7 +224,7 @@ void fem_spheres(const Options& options, SectionResult& r) {
   Plot plot;
   plot.name = "s2-fem-psi2";
   plot.title = "Table 6.1 spheres: Ψ₂ vs Ψ₁, FEM and Lai's model";
-  plot.caption = "FEM (" + mesh.describe() + ") against Lai's model (seed 000 Figs. 5.14, 6.x).";
+  plot.caption = "FEM (" + mesh.describe() + ") against Lai's model (Lai 1999, Figs. 5.14, 6.x).";
   Panel panel;
   panel.xlabel = "Ψ₁";
   panel.ylabel = "Ψ₂";
@@ -301,7 +301,8 @@ LaiRun lai(const cases::Case& c, const cases::Derived& d, const std::string& lab
 }
 
 // The three bodies Lai's model is given: the case (Table 5.2's lambda, theta), the exact
-// capsule geometry (PHYSICS sec. 2 erratum) and the FE body of a run (what `rebound pair` uses).
+// capsule geometry (Lai's eqs. 5.76-5.79; docs/THEORY.md sec. 12) and the FE body of a run (what
+// `rebound pair` uses).
 struct LaiBodies {
   LaiRun table, geometry, fe_body;
 };
@@ -395,7 +396,7 @@ void fem_rod(const Options& options, SectionResult& r) {
   paths.name = "s3-fem-rod-impulse-paths";
   paths.title = "Table 5.2 rods: normal vs tangential impulse, FEM and Lai's model";
   paths.caption =
-      "γ_n–γ_t paths in N s (seed 000 Figs. 5.23, 5.27, 5.31, 5.35, 6.25, 6.26): "
+      "γ_n–γ_t paths in N s (Lai 1999, Figs. 5.23, 5.27, 5.31, 5.35, 6.25, 6.26): "
       "the FEM (" +
       mesh.describe() +
       ") and Lai's model with the table's λ and "
@@ -528,7 +529,7 @@ void fem_rod(const Options& options, SectionResult& r) {
                  slow = slow_fem[q];
     const double refined = converged.count(q) ? converged[q].extrapolated : kNaN;
     const std::string Q = q;
-    r.rows.push_back(compare("3", rod_a.name, Q + ": [1] Lai, table λ (seed 000)", table));
+    r.rows.push_back(compare("3", rod_a.name, Q + ": [1] Lai, table λ (Lai 1999)", table));
     r.rows.push_back(compare("3", rod_a.name, Q + ": [2] − [1] table λ → geometry λ (erratum)",
                              geometry - table));
     r.rows.push_back(compare("3", rod_a.name,
@@ -552,7 +553,7 @@ void fem_rod(const Options& options, SectionResult& r) {
   const auto& ge = gaps["e_newton"];
   const auto& gp = gaps["psi2"];
   r.text =
-      "Seed 000 Table 5.2 rods (capsule L/R = 5, steel) by the FEM (p = 1). **Rod case a** is "
+      "Lai 1999, Table 5.2 rods (capsule L/R = 5, steel) by the FEM (p = 1). **Rod case a** is "
       "refined " +
       std::string(full ? "by fem.refinement 0-3 at contact_resolution 2"
                        : "by fem.refinement 0, 1, 2 at contact_resolution 1") +
@@ -560,7 +561,7 @@ void fem_rod(const Options& options, SectionResult& r) {
       "the last three runs, and issue 7 asks for an order > 0.5 in the normal impulse and Ψ₂ "
       "(checked). Every run is compared with Lai's model on the same FE body (its lumped nodal "
       "masses, as `rebound pair` does); the Richardson values also with the table's λ = 0.639 "
-      "and the geometry's (PHYSICS §2 erratum: 0.621). **Cases a-d** run on " +
+      "and the geometry's (Lai's eqs. 5.76-5.79: 0.621). **Cases a-d** run on " +
       mesh.describe() + ".";
   r.text += text(
       "\n\n**Why the FEM differs from Lai's model on the rod.** Not by wave energy left in the "

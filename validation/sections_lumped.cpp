@@ -30,7 +30,7 @@ using lumped::Configuration;
 using lumped::Outcome;
 using studies::format;
 
-// Maw's scale: Psi = k tan(alpha), k = 2(1 - nu)/(mu(2 - nu)) (seed 000 eq. 5.63).
+// Maw's scale: Psi = k tan(alpha), k = 2(1 - nu)/(mu(2 - nu)) (Lai 1999, eq. 5.63).
 double maw(double nu, double mu) {
   return cases::psi_scale(nu, mu);
 }
@@ -148,9 +148,9 @@ double energy_slack(double rtol) {
   return 100 * rtol;
 }
 
-// The energy statements every compliant-model solve must satisfy (PHYSICS sec. 3): D(tau)
+// The energy statements every compliant-model solve must satisfy (docs/THEORY.md sec. 5): D(tau)
 // never decreases (so D >= 0), D at separation is the kinetic energy lost, and that loss stays
-// below the bound |Delta K|max of seed 000 eq. 5.72.
+// below the bound |Delta K|max of Lai 1999, eq. 5.72.
 void energy_rows(SectionResult& r, const std::string& name, const Solved& s,
                  const std::string& prefix = "") {
   const double min_step = min_dissipation_step(s.o);
@@ -160,12 +160,12 @@ void energy_rows(SectionResult& r, const std::string& name, const Solved& s,
   const double dissipation_end = s.o.history.empty() ? kNaN : s.o.history.back().dissipation;
   r.rows.push_back(check(r.id, name, prefix + "min step of D(τ) [m v²]", min_step, 0,
                          Tolerance::at_least(slack),
-                         "D never decreases (PHYSICS §3); slack 100 rtol"));
+                         "D never decreases (THEORY.md §5); slack 100 rtol"));
   r.rows.push_back(check(r.id, name, prefix + "D(end) [m v²]", dissipation_end, loss,
                          Tolerance::absolute(1e-9), "= kinetic energy lost (ref)"));
   r.rows.push_back(check(r.id, name, prefix + "ΔK lost / |ΔK|max",
                          loss / lumped::incident_kinetic_energy(configuration), 1,
-                         Tolerance::at_most(slack), "seed 000 eq. 5.72"));
+                         Tolerance::at_most(slack), "Lai 1999, eq. 5.72"));
 }
 
 Series series(const std::string& label, std::vector<double> x, std::vector<double> y,
@@ -204,10 +204,10 @@ void section_hertz(const Options& options, SectionResult& r) {
   for (cases::Case& c : items) c.lumped.relative_tolerance = kLimitTolerance;
   r.text = format(
       "Frictionless normal impact of a sphere on the rigid plane: Hertz's analytic solution "
-      "(PHYSICS §6) δ_max = (15 M v²/(16 E* √R))^{2/5}, t_c = %.6f δ_max/v (the constant is "
-      "2√π Γ(7/5)/Γ(9/10); PHYSICS rounds it to 2.9432), F_max = (4/3) E* √R δ_max^{3/2}, "
+      "(THEORY.md §3) δ_max = (15 M v²/(16 E* √R))^{2/5}, t_c = %.6f δ_max/v (the constant is "
+      "2√π Γ(7/5)/Γ(9/10); often rounded to 2.9432), F_max = (4/3) E* √R δ_max^{3/2}, "
       "against Lai's model (events located, rtol %g). Three materials and sizes: the shipped "
-      "steel sphere, the aluminium sphere of seed 000 Table 6.1 and a glass bead. The plot shows "
+      "steel sphere, the aluminium sphere of Lai 1999, Table 6.1 and a glass bead. The plot shows "
       "the three force histories in Hertz units: they are one curve. The FEM half adds the FEM "
       "(p = 1 and 2) on the same cases.",
       cases::hertz_duration_constant(), kLimitTolerance);
@@ -225,9 +225,9 @@ void section_hertz(const Options& options, SectionResult& r) {
     const cases::HertzScales& h = s.d.hertz;
     const double duration = cases::hertz_duration_constant() * h.max_compression / h.normal_speed;
     r.rows.push_back(check(r.id, c.name, "contact duration t_c [s]", s.s.contact_duration, duration,
-                           Tolerance::relative(1e-6), "Hertz (PHYSICS §6)"));
+                           Tolerance::relative(1e-6), "Hertz (THEORY.md §3)"));
     r.rows.push_back(check(r.id, c.name, "peak normal force F_max [N]", s.s.peak_normal_force,
-                           h.peak_force, Tolerance::relative(1e-6), "Hertz (PHYSICS §6)"));
+                           h.peak_force, Tolerance::relative(1e-6), "Hertz (THEORY.md §3)"));
     double max_compression = 0;
     for (const auto& sample : s.o.history)
       max_compression = std::max(max_compression, -sample.displacement.y() * s.d.length_scale);
@@ -249,13 +249,13 @@ void section_hertz(const Options& options, SectionResult& r) {
   r.plots.push_back(plot);
 }
 
-// ----- Section 2: seed 000 Table 6.1 spheres
+// ----- Section 2: Lai 1999, Table 6.1 spheres
 // ------------------------------------------------------
 
 void section_spheres(const Options& options, SectionResult& r) {
   const std::vector<double> psi1 = {0.5, 1, 2, 3, 4, 5, 6, 7};
   const std::vector<double> table_vt = {0.0303, 0.0607, 0.1164, 0.1821,
-                                        0.2378, 0.3035, 0.3642, 0.4249};  // seed 000 Table 6.1
+                                        0.2378, 0.3035, 0.3642, 0.4249};  // Lai 1999, Table 6.1
   std::vector<Solved> solved;
   for (double p : psi1)
     solved.push_back(solve_case(shipped_case(options, format("sphere-lai-psi%g.json", p))));
@@ -263,19 +263,20 @@ void section_spheres(const Options& options, SectionResult& r) {
   const double nu = first.c.material.poisson_ratio, mu = first.c.contact.friction;
   const double k = maw(nu, mu), chi = first.d.chi;
   const double gross = k * gross_slip_tan(mu, first.d.lambda, first.d.stick_limit);
-  // v_t = v_n mu (2 - nu) / (2 (1 - nu)) Psi1 (PHYSICS sec. 6 erratum).
+  // v_t = v_n mu (2 - nu) / (2 (1 - nu)) Psi1 (Lai's Table 6.1 misprints v_t at Psi1 = 2 and 4;
+  // docs/THEORY.md sec. 12).
   const double vt_factor = first.c.impact.normal_speed / k;
   r.text = format(
-      "Seed 000 Table 6.1: the D = 0.1 m aluminium sphere (E = 7e10 Pa, ν = 0.3, ρ = 2700 "
+      "Lai 1999, Table 6.1: the D = 0.1 m aluminium sphere (E = 7e10 Pa, ν = 0.3, ρ = 2700 "
       "kg/m³), μ = 0.1, v_n = −0.5 m/s, at the eight Ψ₁ of the table (cases/sphere-lai-psi*.json), "
-      "solved with Lai's model. The seed shows these results only as figures (6.4-6.20) "
+      "solved with Lai's model. Lai (1999) shows these results only as figures (6.4-6.20) "
       "against its DYNA3D runs, so the lumped Ψ₂, e and impulses are \"compare\" rows here; the "
       "FEM half of this section pairs them with the FEM. Checked: the tangential speeds of the "
       "table, v_t = %.5f Ψ₁ m/s (the table prints this with the factor rounded to 4 decimals and "
-      "truncates: tolerance 2e-4; Ψ₁ = 2 and 4 are misprints, PHYSICS §6: the formula gives "
+      "truncates: tolerance 2e-4; Ψ₁ = 2 and 4 are misprints (THEORY.md §12): the formula gives "
       "%.4f and %.4f), gross slip Ψ₂ = Ψ₁ − 4χ (χ = %.6f) for "
       "Ψ₁ above the gross-slip threshold Ψ₁ = %.6f (slip from first touch to separation, "
-      "analytic), and the energy statements of PHYSICS §3 on every case: D(τ) = −(ΔK + V) "
+      "analytic), and the energy statements of THEORY.md §5 on every case: D(τ) = −(ΔK + V) "
       "never decreases, D(end) is the kinetic energy lost, 0 ≤ loss ≤ |ΔK|max (eq. 5.72); the "
       "solves use the cases' rtol 1e-8 and these statements hold to integration error, so they "
       "are checked with a slack of 100 rtol.",
@@ -287,7 +288,7 @@ void section_spheres(const Options& options, SectionResult& r) {
     const bool misprint = psi1[i] == 2 || psi1[i] == 4;
     if (misprint)
       r.rows.push_back(compare(r.id, name, "v_t [m/s] (Table 6.1)", vt, table_vt[i],
-                               "table misprint (PHYSICS §6 erratum); v_t from Ψ₁"));
+                               "table misprint (THEORY.md §12); v_t from Ψ₁"));
     else
       r.rows.push_back(check(r.id, name, "v_t [m/s] (Table 6.1)", vt, table_vt[i],
                              Tolerance::absolute(2e-4),
@@ -303,7 +304,7 @@ void section_spheres(const Options& options, SectionResult& r) {
                              Tolerance::absolute(1e-6), "ref Ψ₁ − 4χ"));
     energy_rows(r, name, s);
   }
-  // Psi2(Psi1) curve through the eight cases (seed 000 Fig. 5.14 at mu = 0.1).
+  // Psi2(Psi1) curve through the eight cases (Lai 1999, Fig. 5.14 at mu = 0.1).
   const Sweep curve =
       sweep(first.c, lumped::SweepVariable::psi1, 0, 8, psi_points(options), options);
   sweep_row(r, "sphere, μ = 0.1", "Ψ₁ sweep 0-8", curve);
@@ -333,7 +334,7 @@ void section_spheres(const Options& options, SectionResult& r) {
   Plot paths;
   paths.name = "s2-impulse-paths";
   paths.title = "Table 6.1 sphere: normal vs tangential impulse";
-  paths.caption = "Impulse paths of the eight cases (seed 000 Fig. 6.18), Lai's model, N s.";
+  paths.caption = "Impulse paths of the eight cases (Lai 1999, Fig. 6.18), Lai's model, N s.";
   Panel p3;
   p3.xlabel = "tangential impulse [N s]";
   p3.ylabel = "normal impulse [N s]";
@@ -343,19 +344,20 @@ void section_spheres(const Options& options, SectionResult& r) {
   r.plots.push_back(paths);
 }
 
-// ----- Section 3: seed 000 Table 5.2 rods
+// ----- Section 3: Lai 1999, Table 5.2 rods
 // ---------------------------------------------------------
 
 void section_rods(const Options& options, SectionResult& r) {
   r.text =
-      "Seed 000 Table 5.2: the capsule rod L/R = 5, ν = 0.28, cases a-d (cases/rod-lai-*.json), "
+      "Lai 1999, Table 5.2: the capsule rod L/R = 5, ν = 0.28, cases a-d (cases/rod-lai-*.json), "
       "Lai's model with the table's λ and θ (lumped overrides) and with λ, θ derived from the "
-      "capsule geometry (seed 000 eqs. 5.76-5.79). PHYSICS §2 notes the table's λ erratum: the "
-      "geometry gives λ ≈ 0.621 for case a, not 0.639. Rows: the table's values against PHYSICS "
-      "§3's independent reference for case a (tolerance 1e-6); geometry against table as "
-      "\"compare\" rows (value: geometry λ, reference: table λ). The seed gives the rod results "
-      "only as figures (5.22-5.37). Plots: the γ_n-γ_t paths of seed Figs. 5.23/5.27/5.31/5.35 "
-      "and the normal velocity against the normal impulse (Figs. 5.24/5.28/5.32/5.36).";
+      "capsule geometry (Lai 1999, eqs. 5.76-5.79). THEORY.md §12 notes the table's λ erratum: the "
+      "geometry gives λ ≈ 0.621 for case a, not 0.639. Rows: the table's values against an "
+      "independent integration's reference values for case a (tolerance 1e-6); geometry against "
+      "table as \"compare\" rows (value: geometry λ, reference: table λ). Lai (1999) gives the rod "
+      "results only as figures (5.22-5.37). Plots: the γ_n-γ_t paths of Lai's Figs. "
+      "5.23/5.27/5.31/5.35 and the normal velocity against the normal impulse (Figs. "
+      "5.24/5.28/5.32/5.36).";
   struct Reference {
     double psi1, psi2, e, gamma_t, gamma_n, tau_end;
   };
@@ -378,9 +380,9 @@ void section_rods(const Options& options, SectionResult& r) {
     const std::string name = table_case.name;
     if (std::string(letter) == "a") {
       r.rows.push_back(check(r.id, name, "λ (geometry)", g.d.lambda, 0.621,
-                             Tolerance::absolute(5e-4), "PHYSICS §2 erratum: 0.621, not 0.639"));
+                             Tolerance::absolute(5e-4), "Lai's eqs. 5.76-5.79: 0.621, not 0.639"));
       const Outcome& o = t.o;
-      const char* source = "PHYSICS §3 reference (table λ, θ)";
+      const char* source = "independent reference (table λ, θ)";
       r.rows.push_back(
           check(r.id, name, "Ψ₁", t.s.psi1, case_a.psi1, Tolerance::absolute(1e-6), source));
       r.rows.push_back(
@@ -439,7 +441,7 @@ void section_rods(const Options& options, SectionResult& r) {
   r.plots.push_back(velocity);
 }
 
-// ----- Section 4: seed 000 Table 5.1 objects, sec. 5.3-5.4
+// ----- Section 4: Lai 1999, Table 5.1 objects, sec. 5.3-5.4
 // ------------------------------------------
 
 nlohmann::json object_case(const std::string& name, const std::string& shape, double thickness,
@@ -463,7 +465,7 @@ void section_objects(const Options& options, SectionResult& r) {
   struct Object {
     const char* name;
     const char* shape;
-    double table_lambda;  // seed 000 Table 5.1
+    double table_lambda;  // Lai 1999, Table 5.1
     double thickness;     // m, radius 0.05 m
   };
   const std::vector<Object> objects = {{"solid sphere", "sphere", 0.556, 0},
@@ -471,26 +473,25 @@ void section_objects(const Options& options, SectionResult& r) {
                                        {"thin shell", "shell", 0.429, 5e-6},
                                        {"hoop", "hoop", 0.333, 5e-6}};
   r.text = format(
-      "Seed 000 Table 5.1 objects (ν = 0.3) with Lai's model: λ from the geometry (shell wall "
-      "and hoop wire 1e-4 of the radius) against the table (printed to 3 decimals: tolerance "
-      "5e-4); Ψ₂ against Ψ₁ (μ = %g, as in seed 000 §5.2) with the table's λ and with the "
-      "geometry's (Figs. 5.14-5.17); the analytic limits of PHYSICS §3 for every object: μ = 0 "
-      "gives e = 1 and tan α₂ = tan α₁ (α = 0.6 rad); gross slip gives Ψ₂ = Ψ₁ − 4χ (at 1.25 "
-      "times the analytic gross-slip threshold); κμ² ≥ 1 (μ = 1.2) dissipates nothing; α = 0 "
-      "gives the Hertz duration τ_c = %.6f (15/16)^{2/5} (1 − λ cos 2θ)^{−2/5}. Then the "
-      "public reference table of PHYSICS §3 (sphere rows; the rod row is in section 3) to 1e-6, "
-      "and e and the kinetic-energy loss against the incidence angle for several μ (Figs. "
-      "5.18-5.20) with their bounds: 0 ≤ loss ≤ |ΔK|max (eq. 5.72), and no loss at all when "
-      "κμ² ≥ 1. The limit checks and the incidence sweeps are solved at rtol %g (the shipped "
-      "cases use 1e-8) so that the tolerances judge the model, not the integrator; the "
-      "convergence rows show how a conservative solve's energy error falls with rtol (slack "
-      "100 rtol).",
+      "Lai 1999, Table 5.1 objects (ν = 0.3) with Lai's model: λ from the geometry (shell wall and "
+      "hoop wire 1e-4 of the radius) against the table (printed to 3 decimals: tolerance 5e-4); Ψ₂ "
+      "against Ψ₁ (μ = %g, as in Lai 1999, §5.2) with the table's λ and with the geometry's (Figs. "
+      "5.14-5.17); the analytic limits of THEORY.md §5 for every object: μ = 0 gives e = 1 and tan "
+      "α₂ = tan α₁ (α = 0.6 rad); gross slip gives Ψ₂ = Ψ₁ − 4χ (at 1.25 times the analytic "
+      "gross-slip threshold); κμ² ≥ 1 (μ = 1.2) dissipates nothing; α = 0 gives the Hertz duration "
+      "τ_c = %.6f (15/16)^{2/5} (1 − λ cos 2θ)^{−2/5}. Then the public reference table of an "
+      "independent integration (sphere rows; the rod row is in section 3) to 1e-6, and e and the "
+      "kinetic-energy loss against the incidence angle for several μ (Figs. 5.18-5.20) with their "
+      "bounds: 0 ≤ loss ≤ |ΔK|max (eq. 5.72), and no loss at all when κμ² ≥ 1. The limit checks "
+      "and the incidence sweeps are solved at rtol %g (the shipped cases use 1e-8) so that the "
+      "tolerances judge the model, not the integrator; the convergence rows show how a "
+      "conservative solve's energy error falls with rtol (slack 100 rtol).",
       mu, cases::hertz_duration_constant(), kLimitTolerance);
   Plot curves;
   curves.name = "s4-psi2-objects";
   curves.title = "Table 5.1 objects: Ψ₂ vs Ψ₁ (Lai, ν = 0.3, μ = 0.5)";
   curves.caption =
-      "Seed 000 Figs. 5.14-5.17: table λ (solid), geometry λ (dashed), the limits "
+      "Lai 1999, Figs. 5.14-5.17: table λ (solid), geometry λ (dashed), the limits "
       "Ψ₂ = Ψ₁ and Ψ₂ = Ψ₁ − 4χ (dotted).";
   const double kappa = cases::kappa_of(nu);
   for (const Object& object : objects) {
@@ -501,7 +502,7 @@ void section_objects(const Options& options, SectionResult& r) {
     cases::Case table = geometry;
     table.lumped.lambda = object.table_lambda;
     r.rows.push_back(check(r.id, object.name, "λ (geometry)", dg.lambda, object.table_lambda,
-                           Tolerance::absolute(5e-4), "seed 000 Table 5.1"));
+                           Tolerance::absolute(5e-4), "Lai 1999, Table 5.1"));
     // Psi2(Psi1) with both lambdas.
     const int n = psi_points(options);
     const Sweep st = sweep(table, lumped::SweepVariable::psi1, 0, 8, n, options);
@@ -524,7 +525,7 @@ void section_objects(const Options& options, SectionResult& r) {
       frictionless["contact"]["friction"] = 0.0;
       const Solved f = solve_case(at_incidence(frictionless, 0.6));
       r.rows.push_back(check(r.id, object.name, "μ = 0: e", f.s.e_newton, 1,
-                             Tolerance::absolute(1e-8), "PHYSICS §3 limit"));
+                             Tolerance::absolute(1e-8), "THEORY.md §5 limit"));
       r.rows.push_back(check(r.id, object.name, "μ = 0: rebound angle α₂ [rad]", f.s.rebound_angle,
                              f.s.incidence_angle, Tolerance::absolute(1e-8), "ref α₁ (Ψ₂ = Ψ₁)"));
     });
@@ -552,7 +553,7 @@ void section_objects(const Options& options, SectionResult& r) {
       const double tau_c = cases::hertz_duration_constant() * std::pow(15.0 / 16.0, 0.4) *
                            std::pow(1 - lambda * std::cos(2 * h.d.theta), -0.4);
       r.rows.push_back(check(r.id, object.name, "α = 0: τ_end", h.o.duration, tau_c,
-                             Tolerance::absolute(1e-8), "Hertz duration (PHYSICS §3)"));
+                             Tolerance::absolute(1e-8), "Hertz duration (THEORY.md §5)"));
     });
     Panel panel;
     panel.title =
@@ -580,7 +581,7 @@ void section_objects(const Options& options, SectionResult& r) {
                 "integration error of a conservative solve; slack 100 rtol"));
     });
 
-  // PHYSICS sec. 3 public reference table (sphere rows).
+  // The public reference table of an independent integration (sphere rows).
   struct Reference {
     double psi1, psi2, e, gamma_t, gamma_n, tau_end;
   };
@@ -599,7 +600,7 @@ void section_objects(const Options& options, SectionResult& r) {
     const double psi2 = maw(0.3, 0.5) * o.separation_velocity.x() / o.separation_velocity.y();
     const double e = o.separation_velocity.y() / std::cos(c.incidence_angle);
     const std::string name = format("sphere λ = 5/9, Ψ₁ = %g", ref.psi1);
-    const char* source = "PHYSICS §3 reference";
+    const char* source = "independent reference";
     r.rows.push_back(check(r.id, name, "Ψ₂", psi2, ref.psi2, Tolerance::absolute(1e-6), source));
     r.rows.push_back(check(r.id, name, "e (Newton)", e, ref.e, Tolerance::absolute(1e-6), source));
     r.rows.push_back(
@@ -615,7 +616,7 @@ void section_objects(const Options& options, SectionResult& r) {
   energy.name = "s4-restitution-energy";
   energy.title = "Solid sphere: e and kinetic-energy loss vs incidence (Lai, ν = 0.3)";
   energy.caption =
-      "Seed 000 Figs. 5.18-5.20: Newton's e and the fraction of the kinetic energy "
+      "Lai 1999, Figs. 5.18-5.20: Newton's e and the fraction of the kinetic energy "
       "lost against the incidence angle α for several μ.";
   Panel pe, pl;
   pe.xlabel = pl.xlabel = "incidence angle α [deg]";
@@ -659,7 +660,7 @@ void section_objects(const Options& options, SectionResult& r) {
   r.plots.push_back(energy);
 }
 
-// ----- Section 5: seed 003
+// ----- Section 5: the uncoupled-spring thesis (Predicting Rebound of Planar Elastic Collisions)
 // -------------------------------------------------------------------------
 
 Configuration seed_sphere(double psi1) {
@@ -687,23 +688,24 @@ void section_seed003(const Options& options, SectionResult& r) {
   const double nu = 0.3, mu = 0.5, lambda = 5.0 / 9.0;
   const double k = maw(nu, mu), c = lumped::uncoupled_stick_limit(mu, nu);
   r.text = format(
-      "Seed 003's uncoupled non-linear springs (`uncoupled`: events located; `uncoupled-euler`: "
-      "its program's fixed-step Euler, h = 0.01) against Lai's model. **Sphere thresholds** "
-      "(§5.3.1, ν = 0.3, μ = 0.5, λ = 5/9): the seed reports stick throughout below 1.19, slip "
-      "then stick up to 4.59, gross slip above, read from its Ψ₁ sweep (3 figures: tolerance "
-      "0.01, one unit of the last digit). The numbers are Maw's Ψ₁ = k tan α, k = 2(1−ν)/(μ(2−ν)) "
-      "(the axis of its Fig. F5.20): in the model slip starts at once iff tan α > c = "
-      "(μ(2−ν)/(2(1−ν)))^{2/3} = %.6f, i.e. Maw's Ψ₁ > k c = %.4f, and gross slip needs tan α > "
-      "2μ(1+λ)/(1−λ) − c, Ψ₁ > %.4f. In the seed's own Ψ₁' = tan α / c (the 2/3 power, its eq. "
-      "5) the same thresholds are 1 and %.4f (compare rows): read as Ψ₁' the 1.19 and 4.59 do "
-      "not match the model. **Seed rod** (§5.2: λ = 0.6392, θ = 0.086π, α = 0.3175π, μ = 0.5, "
-      "ν = 0.28): its footnote 34 value Ψ₁' = 2.1838 and its Fig. F5.8 statements (slip stops at "
-      "about τ/τ_end = 0.5 at maximum compression, slip again just before the end, e > 1). "
-      "**Disks** (Table T5.1, cases/disc-*-maw1981.json) and **rods** (Table T5.2 = seed 000 "
-      "Table 5.2 with 000's values, cases/rod-lai-*.json; the seed's cases 1-4 are 000's c, d, "
-      "a, b): seed 003 shows these only as figures (F5.24-F5.30), so both models are tabulated "
-      "with their difference (compare rows); checked are the gross-slip limit Ψ₂ = Ψ₁ − 4χ and, "
-      "for the rubber disk (κμ² ≥ 1), that Lai's model dissipates nothing.",
+      "The uncoupled non-linear springs of the thesis Predicting Rebound of Planar Elastic "
+      "Collisions (`uncoupled`: events located; `uncoupled-euler`: its program's fixed-step Euler, "
+      "h = 0.01) against Lai's model. **Sphere thresholds** (§5.3.1, ν = 0.3, μ = 0.5, λ = 5/9): "
+      "the thesis reports stick throughout below 1.19, slip then stick up to 4.59, gross slip "
+      "above, read from its Ψ₁ sweep (3 figures: tolerance 0.01, one unit of the last digit). The "
+      "numbers are Maw's Ψ₁ = k tan α, k = 2(1−ν)/(μ(2−ν)) (the axis of its Fig. F5.20): in the "
+      "model slip starts at once iff tan α > c = (μ(2−ν)/(2(1−ν)))^{2/3} = %.6f, i.e. Maw's Ψ₁ > k "
+      "c = %.4f, and gross slip needs tan α > 2μ(1+λ)/(1−λ) − c, Ψ₁ > %.4f. In the thesis's own "
+      "Ψ₁' = tan α / c (the 2/3 power, its eq. 5) the same thresholds are 1 and %.4f (compare "
+      "rows): read as Ψ₁' the 1.19 and 4.59 do not match the model. **The thesis's rod** (§5.2: λ "
+      "= 0.6392, θ = 0.086π, α = 0.3175π, μ = 0.5, ν = 0.28): its footnote 34 value Ψ₁' = 2.1838 "
+      "and its Fig. F5.8 statements (slip stops at about τ/τ_end = 0.5 at maximum compression, "
+      "slip again just before the end, e > 1). **Disks** (Table T5.1, cases/disc-*-maw1981.json) "
+      "and **rods** (Table T5.2 = Lai 1999, Table 5.2 with Lai's values, cases/rod-lai-*.json; the "
+      "thesis's cases 1-4 are Lai's c, d, a, b): the thesis shows these only as figures "
+      "(F5.24-F5.30), so both models are tabulated with their difference (compare rows); checked "
+      "are the gross-slip limit Ψ₂ = Ψ₁ − 4χ and, for the rubber disk (κμ² ≥ 1), that Lai's model "
+      "dissipates nothing.",
       c, k * c, k * gross_slip_tan(mu, lambda, c), gross_slip_tan(mu, lambda, c) / c);
   const std::string sphere = "sphere ν = 0.3, μ = 0.5, λ = 5/9";
   auto initial_slip = [](const Outcome& o) { return o.phases.front().mode == lumped::Mode::slip; };
@@ -723,24 +725,24 @@ void section_seed003(const Options& options, SectionResult& r) {
     return gross_slip(lumped::solve_uncoupled_euler(seed_sphere(p)));
   });
   r.rows.push_back(check(r.id, sphere, "slip-at-first-touch threshold Ψ₁ (uncoupled)",
-                         slip_accurate, 1.19, Tolerance::absolute(0.01), "seed 003 §5.3.1"));
+                         slip_accurate, 1.19, Tolerance::absolute(0.01), "thesis §5.3.1"));
   r.rows.push_back(check(r.id, sphere, "slip-at-first-touch threshold Ψ₁ (uncoupled)",
                          slip_accurate, slip_exact, Tolerance::absolute(1e-6),
                          "ref: k c (analytic)"));
   r.rows.push_back(check(r.id, sphere, "gross-slip threshold Ψ₁ (uncoupled)", gross_accurate, 4.59,
-                         Tolerance::absolute(0.01), "seed 003 §5.3.1"));
+                         Tolerance::absolute(0.01), "thesis §5.3.1"));
   r.rows.push_back(check(r.id, sphere, "gross-slip threshold Ψ₁ (uncoupled)", gross_accurate,
                          gross_exact, Tolerance::absolute(1e-6), "ref: analytic"));
   r.rows.push_back(compare(r.id, sphere, "slip-at-first-touch threshold Ψ₁ (uncoupled-euler)",
-                           slip_euler, 1.19, "the seed's program, h = 0.01"));
+                           slip_euler, 1.19, "the thesis's program, h = 0.01"));
   r.rows.push_back(compare(r.id, sphere, "gross-slip threshold Ψ₁ (uncoupled-euler)", gross_euler,
-                           4.59, "the seed's program, h = 0.01: O(h) late"));
+                           4.59, "the thesis's program, h = 0.01: O(h) late"));
   r.rows.push_back(compare(r.id, sphere, "slip-at-first-touch threshold in Ψ₁' = tan α / c",
-                           slip_accurate / (k * c), 1.19, "Ψ₁' reading of the seed's 1.19"));
+                           slip_accurate / (k * c), 1.19, "Ψ₁' reading of the thesis's 1.19"));
   r.rows.push_back(compare(r.id, sphere, "gross-slip threshold in Ψ₁'", gross_accurate / (k * c),
-                           4.59, "Ψ₁' reading of the seed's 4.59"));
+                           4.59, "Ψ₁' reading of the thesis's 4.59"));
   // Below the first threshold the contact starts in stick and stays stuck past maximum
-  // compression (the "stick throughout" of the seed, up to the short final slip of an unloading
+  // compression (the "stick throughout" of the thesis, up to the short final slip of an unloading
   // spring).
   {
     const Outcome o = lumped::solve_uncoupled(seed_sphere(0.99 * slip_exact));
@@ -758,7 +760,7 @@ void section_seed003(const Options& options, SectionResult& r) {
         "unloading spring (" +
             phases_of(o) + ")"));
   }
-  // Psi2(Psi1): uncoupled, its Euler, Lai (seed 003 Fig. F5.20, seed 000 Fig. 5.14).
+  // Psi2(Psi1): uncoupled, its Euler, Lai (thesis Fig. F5.20, Lai 1999, Fig. 5.14).
   const int n = psi_points(options);
   Series su, se, sl;
   su.label = "uncoupled";
@@ -778,7 +780,7 @@ void section_seed003(const Options& options, SectionResult& r) {
     lai_options.record_history = false;
     sl.x.push_back(p), sl.y.push_back(psi2(lumped::solve_lai(cfg, lai_options)));
   }
-  // Seed 003 on its Fig. F5.20a: "The results do not show any positive angles of reflection for
+  // The thesis on its Fig. F5.20a: "The results do not show any positive angles of reflection for
   // psi_1 smaller than 1".
   {
     double largest = -HUGE_VAL;
@@ -786,7 +788,7 @@ void section_seed003(const Options& options, SectionResult& r) {
       if (su.x[i] > 0 && su.x[i] <= 1) largest = std::max(largest, su.y[i]);
     r.rows.push_back(check(r.id, sphere, "max Ψ₂ over 0 < Ψ₁ ≤ 1 (uncoupled)", largest, 0,
                            Tolerance::at_most(1e-9),
-                           "seed 003 §5.3.1: no positive angle of reflection below 1"));
+                           "thesis §5.3.1: no positive angle of reflection below 1"));
   }
   for (double p : {0.5, 1.2, 3.0, 6.0}) {
     const Configuration cfg = seed_sphere(p);
@@ -798,9 +800,9 @@ void section_seed003(const Options& options, SectionResult& r) {
   }
   Plot sphere_plot;
   sphere_plot.name = "s5-sphere-psi2";
-  sphere_plot.title = "Seed 003 sphere: Ψ₂ vs Ψ₁";
+  sphere_plot.title = "Uncoupled-spring thesis sphere: Ψ₂ vs Ψ₁";
   sphere_plot.caption =
-      "ν = 0.3, μ = 0.5, λ = 5/9 (seed 003 Fig. F5.20a): its uncoupled "
+      "ν = 0.3, μ = 0.5, λ = 5/9 (thesis Fig. F5.20a): its uncoupled "
       "springs (accurate and the program's Euler) and Lai's model; dotted "
       "verticals: the thresholds k c and the gross-slip Ψ₁.";
   Panel sp;
@@ -812,7 +814,7 @@ void section_seed003(const Options& options, SectionResult& r) {
   sphere_plot.panels.push_back(sp);
   r.plots.push_back(sphere_plot);
 
-  // The seed's rod of sec. 5.2.
+  // The thesis's rod of sec. 5.2.
   {
     Configuration rod;
     rod.lambda = 0.6392;
@@ -821,10 +823,10 @@ void section_seed003(const Options& options, SectionResult& r) {
     rod.poisson_ratio = 0.28;
     rod.incidence_angle = 0.3175 * M_PI;
     rod.relative_tolerance = 1e-10;
-    const std::string name = "seed 003 §5.2 rod";
+    const std::string name = "thesis §5.2 rod";
     r.rows.push_back(check(r.id, name, "Ψ₁' = tan α / c",
                            std::tan(rod.incidence_angle) / lumped::uncoupled_stick_limit(0.5, 0.28),
-                           2.1838, Tolerance::absolute(5e-5), "seed 003 footnote 34"));
+                           2.1838, Tolerance::absolute(5e-5), "thesis footnote 34"));
     for (const Outcome& o : {lumped::solve_uncoupled(rod), lumped::solve_uncoupled_euler(rod)}) {
       const std::string model = o.model;
       double tau_c = kNaN;
@@ -853,10 +855,10 @@ void section_seed003(const Options& options, SectionResult& r) {
   // Disks of Table T5.1: both models over Psi1.
   Plot disks;
   disks.name = "s5-disks-psi2";
-  disks.title = "Seed 003 Table T5.1 disks: Ψ₂ vs Ψ₁";
+  disks.title = "Thesis Table T5.1 disks: Ψ₂ vs Ψ₁";
   disks.caption =
       "Steel (ν = 0.28, μ = 0.115) and rubber (ν = 0.4999, μ = 2.4) disks, λ = 0.5 "
-      "(seed 003 Figs. F5.25-F5.26): its uncoupled springs against Lai's model.";
+      "(thesis Figs. F5.25-F5.26): its uncoupled springs against Lai's model.";
   for (const char* file : {"disc-steel-maw1981.json", "disc-rubber-maw1981.json"}) {
     const cases::Case lai = shipped_case(options, file);
     const cases::Case unc = with_model(lai, "uncoupled");
@@ -864,7 +866,7 @@ void section_seed003(const Options& options, SectionResult& r) {
     const std::string name = lai.name;
     const double dnu = lai.material.poisson_ratio, dmu = lai.contact.friction;
     r.rows.push_back(check(r.id, name, "λ (geometry)", d.lambda, 0.5, Tolerance::absolute(1e-12),
-                           "seed 003 Table T5.1"));
+                           "thesis Table T5.1"));
     const Sweep sl_ = sweep(lai, lumped::SweepVariable::psi1, 0, 8, n, options);
     const Sweep su_ = sweep(unc, lumped::SweepVariable::psi1, 0, 8, n, options);
     sweep_row(r, name, "Ψ₁ sweep (Lai)", sl_);
@@ -912,12 +914,12 @@ void section_seed003(const Options& options, SectionResult& r) {
   }
   r.plots.push_back(disks);
 
-  // Rods a-d (Table T5.2 = seed 000 Table 5.2): uncoupled, its Euler and Lai.
+  // Rods a-d (Table T5.2 = Lai 1999, Table 5.2): uncoupled, its Euler and Lai.
   Plot rods;
   rods.name = "s5-rods-impulse-paths";
-  rods.title = "Rods a-d: γ_n vs γ_t, seed 003's model against Lai's";
+  rods.title = "Rods a-d: γ_n vs γ_t, the thesis's model against Lai's";
   rods.caption =
-      "Table λ and θ (seed 003 Figs. F5.27-F5.28): uncoupled (solid), the program's "
+      "Table λ and θ (thesis Figs. F5.27-F5.28): uncoupled (solid), the program's "
       "Euler h = 0.01 (dashed), Lai (dotted).";
   const std::map<std::string, std::string> seed003_case = {
       {"a", "3"}, {"b", "4"}, {"c", "1"}, {"d", "2"}};
@@ -925,7 +927,7 @@ void section_seed003(const Options& options, SectionResult& r) {
     const cases::Case lai = shipped_case(options, format("rod-lai-%s.json", letter));
     const Solved l = solve_case(lai), u = solve_case(with_model(lai, "uncoupled")),
                  e = solve_case(with_model(lai, "uncoupled-euler"));
-    const std::string name = lai.name + " (seed 003 case " + seed003_case.at(letter) + ")";
+    const std::string name = lai.name + " (thesis case " + seed003_case.at(letter) + ")";
     auto rows_for = [&](const Solved& value, const Solved& reference, const std::string& what) {
       r.rows.push_back(compare(r.id, name, "Ψ₂, " + what, value.s.psi2, reference.s.psi2));
       r.rows.push_back(compare(r.id, name, "e, " + what, value.s.e_newton, reference.s.e_newton));
@@ -970,17 +972,18 @@ void section_seed003(const Options& options, SectionResult& r) {
 
 void section_normal_laws(const Options& options, SectionResult& r) {
   r.text =
-      "Achieved against prescribed restitution for the dissipative normal laws of seeds 001 and "
-      "002, in a frictionless 1-DOF normal impact x'' = −F(x, x') (lumped/normal_laws.h; Hertz "
-      "elastic part, force cut at zero, events at maximum compression and separation, rtol "
-      "1e-11). Tolerances, from the seeds: **Michalczyk** (seed 001 eq. 2.17) is built so that "
-      "the impulse ratio is R: exact, ± 1e-6 over the whole range. Seed 002 §4.1 judges a law by "
-      "its error |c_r − e|/c_r and accepts < 2.5 % for c_r ≥ 0.9 (\"suited for the high value "
-      "of the coefficient of restitution\"); neither seed states an accuracy for "
-      "**Hunt-Crossley**, **Lankarani-Nikravesh** or **Flores** below that, so their rows below "
-      "0.9 are \"compare\" rows with the error in the note, and rows at c_r ≥ 0.9 are checked at "
-      "± 2.5 % (relative). The same laws inside Lai's model at normal incidence (α = 0, so the "
-      "tangential spring stays relaxed) must give the 1-DOF restitution (± 1e-6).";
+      "Achieved against prescribed restitution for the dissipative normal laws of Hunt & Crossley "
+      "(1975), Lankarani & Nikravesh (1990), Flores et al. (2011) and Michalczyk (2008), in a "
+      "frictionless 1-DOF normal impact x'' = −F(x, x') (lumped/normal_laws.h; Hertz elastic part, "
+      "force cut at zero, events at maximum compression and separation, rtol 1e-11). Tolerances, "
+      "from the papers: **Michalczyk** (Michalczyk 2008, eq. 2.17) is built so that the impulse "
+      "ratio is R: exact, ± 1e-6 over the whole range. Wang & Gao (2023, §4.1) judge a law by its "
+      "error |c_r − e|/c_r and accept < 2.5 % for c_r ≥ 0.9 (\"suited for the high value of the "
+      "coefficient of restitution\"); neither paper states an accuracy for **Hunt-Crossley**, "
+      "**Lankarani-Nikravesh** or **Flores** below that, so their rows below 0.9 are \"compare\" "
+      "rows with the error in the note, and rows at c_r ≥ 0.9 are checked at ± 2.5 % (relative). "
+      "The same laws inside Lai's model at normal incidence (α = 0, so the tangential spring stays "
+      "relaxed) must give the 1-DOF restitution (± 1e-6).";
   const int n = options.depth == Depth::full ? 91 : 19;
   const std::vector<lumped::NormalLaw> laws = {
       lumped::NormalLaw::hunt_crossley, lumped::NormalLaw::lankarani_nikravesh,
@@ -989,7 +992,7 @@ void section_normal_laws(const Options& options, SectionResult& r) {
   plot.name = "s6-normal-laws";
   plot.title = "Dissipative normal laws: achieved vs prescribed restitution";
   plot.caption =
-      "1-DOF normal impact. Right: relative error (e − c_r)/c_r in % (seed 002 §4.1's "
+      "1-DOF normal impact. Right: relative error (e − c_r)/c_r in % (Wang & Gao 2023, §4.1's "
       "metric, signed; clipped at −40..60 %); dotted: its ± 2.5 % acceptance.";
   Panel achieved, error;
   achieved.xlabel = error.xlabel = "prescribed c_r";
@@ -1020,13 +1023,13 @@ void section_normal_laws(const Options& options, SectionResult& r) {
       const std::string quantity = format("e at c_r = %g", cr);
       if (law == lumped::NormalLaw::michalczyk)
         r.rows.push_back(check(r.id, name, quantity, impact.restitution, cr,
-                               Tolerance::absolute(1e-6), "seed 001: exact; " + note));
+                               Tolerance::absolute(1e-6), "Michalczyk 2008: exact; " + note));
       else if (cr >= 0.9 - 1e-12)
         r.rows.push_back(check(r.id, name, quantity, impact.restitution, cr,
-                               Tolerance::relative(0.025), "seed 002 §4.1; " + note));
+                               Tolerance::relative(0.025), "Wang & Gao 2023, §4.1; " + note));
       else
         r.rows.push_back(compare(r.id, name, quantity, impact.restitution, cr,
-                                 note + " (no seed accuracy below 0.9)"));
+                                 note + " (no published accuracy below 0.9)"));
     }
     // Inside Lai's model at normal incidence.
     nlohmann::json document = object_case("lai-" + name, "sphere", 0, 0.5, 0.3);

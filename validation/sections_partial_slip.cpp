@@ -1,6 +1,6 @@
 // Section 7 of the validation report: partial slip and normal-tangential coupling, the physics
-// that Lai's one-spring model leaves out (PHYSICS sec. 7). Three lumped-level models of the same
-// sphere impact, each adding one piece of physics:
+// that Lai's one-spring model leaves out (docs/THEORY.md sec. 9-10). Three lumped-level models of
+// the same sphere impact, each adding one piece of physics:
 //   Lai (one tangential spring, one stick/slip state)
 //   -> the MDR spring bed (partial slip: a stick zone and slip annuli; Mindlin-Deresiewicz)
 //   -> the half-space model without coupling (beta = 0: the same physics in 3-D, a cross-check)
@@ -185,7 +185,7 @@ void section_partial_slip(const Options& options, SectionResult& r) {
 
   r.text = format(
       "Lai's model lumps the contact into one tangential spring with one stick/slip state. Two "
-      "pieces of physics it leaves out are added one at a time, on the sphere of seed 000 Table "
+      "pieces of physics it leaves out are added one at a time, on the sphere of Lai 1999, Table "
       "6.1 (ν = %g, μ = %g, λ = 5/9, θ = 0): **partial slip** (a stick zone with slip annuli "
       "that grow and recede, Mindlin & Deresiewicz 1953; Maw, Barber & Fawcett 1976), by the "
       "method of dimensionality reduction (Popov & Heß 2015: a bed of independent springs, "

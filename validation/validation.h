@@ -21,7 +21,7 @@ namespace rebound::validation {
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 // pass / fail against a tolerance, or "compare": a tabulated value with no pass/fail criterion
-// (the seed gives only a figure, or the row pairs two models).
+// (the publication gives only a figure, or the row pairs two models).
 enum class Verdict { pass, fail, compare };
 const char* to_string(Verdict verdict);  // "PASS", "FAIL", "compare"
 
@@ -84,7 +84,7 @@ struct Plot {
 struct SectionResult {
   std::string id;     // "1" ... "6": the numbering (sorts the report)
   std::string part;   // "lumped" | "FEM": halves of one section
-  std::string title;  // "Seed 000 Table 6.1: the eight sphere cases"
+  std::string title;  // "Lai 1999, Table 6.1: the eight sphere cases"
   std::string text;   // markdown paragraphs shown before the table (generated, may hold numbers)
   std::vector<Row> rows;
   std::vector<Plot> plots;
@@ -120,7 +120,7 @@ std::vector<SectionSpec> lumped_sections();
 // The FEM halves of sections 1-3 (validation/sections_fem.cpp, in validation_fem).
 std::vector<SectionSpec> fem_sections();
 
-// Section 1's three Hertz cases: the shipped steel sphere, seed 000's aluminium sphere and a
+// Section 1's three Hertz cases: the shipped steel sphere, Lai's (1999) aluminium sphere and a
 // glass bead (frictionless normal impacts).
 std::vector<cases::Case> hertz_cases(const Options& options);
 
