@@ -1,5 +1,6 @@
 #include "lumped/sweep.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <cstdio>
@@ -62,15 +63,23 @@ void set_swept_value(cases::Case& c, const cases::Case& base, SweepVariable vari
 }
 
 std::vector<SweepPoint> run_sweep(const cases::Case& base, const SweepRange& range, int threads) {
-  std::vector<SweepPoint> rows(static_cast<std::size_t>(range.count));
+  std::vector<double> values(static_cast<std::size_t>(std::max(0, range.count)));
+  for (int i = 0; i < range.count; ++i) values[static_cast<std::size_t>(i)] = range.value(i);
+  return run_sweep(base, range.variable, values, threads);
+}
+
+std::vector<SweepPoint> run_sweep(const cases::Case& base, SweepVariable variable,
+                                  const std::vector<double>& values, int threads) {
+  const int count = static_cast<int>(values.size());
+  std::vector<SweepPoint> rows(values.size());
   std::atomic<int> next{0};
   auto worker = [&] {
     cases::Case c = base;  // one copy per thread, swept fields overwritten per point
-    for (int i = next++; i < range.count; i = next++) {
-      SweepPoint& point = rows[i];
-      point.value = range.value(i);
+    for (int i = next++; i < count; i = next++) {
+      SweepPoint& point = rows[static_cast<std::size_t>(i)];
+      point.value = values[static_cast<std::size_t>(i)];
       try {
-        set_swept_value(c, base, range.variable, point.value);
+        set_swept_value(c, base, variable, point.value);
         const cases::Derived d = cases::derive(c);
         const Outcome o = solve(c, d, false);
         point.scalars = rebound_quantities(c, d, o).scalars();
@@ -84,7 +93,8 @@ std::vector<SweepPoint> run_sweep(const cases::Case& base, const SweepRange& ran
     }
   };
   std::vector<std::thread> pool;
-  for (int t = 1; t < std::max(1, threads); ++t) pool.emplace_back(worker);
+  for (int t = 1; t < std::min(std::max(1, threads), std::max(1, count)); ++t)
+    pool.emplace_back(worker);
   worker();
   for (auto& thread : pool) thread.join();
   return rows;

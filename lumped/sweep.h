@@ -40,6 +40,10 @@ struct SweepPoint {
 
 // Solves every point with `threads` worker threads, in order.
 std::vector<SweepPoint> run_sweep(const cases::Case& base, const SweepRange& range, int threads);
+// The same at given values of the variable (any order, any spacing; the Python module's sweep):
+// row i is values[i], solved exactly as the range's point of that value.
+std::vector<SweepPoint> run_sweep(const cases::Case& base, SweepVariable variable,
+                                  const std::vector<double>& values, int threads);
 
 // sweep.csv: the swept value then summary_scalar_keys(), phases, error.
 std::string sweep_csv(const SweepRange& range, const std::vector<SweepPoint>& rows);

@@ -11,6 +11,12 @@ lumped=$(build/bin/bench_lumped --benchmark_filter='LaiSolve|MdrSolve|HalfspaceI
 accuracy=$(build/bin/bench_lumped_accuracy)
 fem=""
 if [ -x build/bin/bench_fem ]; then fem=$(build/bin/bench_fem 2>&1 || true); fi
+# The Python module against the command line (bench/python_sweep.py), by the module's python.
+python=$(sed -n 's/^Python3_EXECUTABLE:FILEPATH=//p' build/CMakeCache.txt)
+python_sweep=""
+if [ -d build/python/rebound ] && [ -n "$python" ]; then
+  python_sweep=$("$python" bench/python_sweep.py --build build || true)
+fi
 {
   echo "# Performance"
   echo
@@ -49,6 +55,21 @@ if [ -x build/bin/bench_fem ]; then fem=$(build/bin/bench_fem 2>&1 || true); fi
     echo "## FEM (\`build/bin/bench_fem\`)"
     echo
     echo "$fem"
+  fi
+  if [ -n "$python_sweep" ]; then
+    echo
+    echo "## Python module"
+    echo
+    echo "\`bench/python_sweep.py\` times a 10,000-point Ψ₁ sweep with Lai's model (the Table 6.1"
+    echo "sphere, Ψ₁ = 0.1…8) through \`rebound.sweep\` and through \`rebound sweep CASE --psi1"
+    echo "0.1:8:10000\` in one run, interleaved, median of 7 (acceptance of the usability issue: the"
+    echo "module takes at most 2× the command line's time). Both run \`lumped::run_sweep\` on every core"
+    echo "(the command line's default \`--threads\` is the core count; the module's \`threads\` too)."
+    echo "The command line's time includes its process start and writing sweep.csv, the module's the"
+    echo "DataFrame; the last row starts a new interpreter for the module (numpy and pandas imported)."
+    echo "Command: \`/usr/bin/python3 bench/python_sweep.py --build build\`."
+    echo
+    echo "$python_sweep"
   fi
 } > "$out"
 echo "wrote $out"

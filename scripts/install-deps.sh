@@ -8,6 +8,9 @@ packages=(
   libeigen3-dev libvtk9-dev nlohmann-json3-dev
   libgtest-dev googletest libbenchmark-dev
   python3 python3-numpy python3-matplotlib
+  # The Python module (python/, docs/PYTHON.md): pybind11 and Python.h; pandas for its sweeps'
+  # DataFrames (without pandas they are dicts of numpy arrays).
+  pybind11-dev python3-dev python3-pandas
   # ParaView for the view.py test; its python3-paraview conflicts with libvtk9-dev and is only
   # unpacked into the build tree by scripts/paraview-python.sh (docs/PARAVIEW.md). Xvfb gives
   # Debian's X-only ParaView a display.

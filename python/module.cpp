@@ -1,0 +1,326 @@
+// rebound._rebound: the compiled half of the Python module (docs/PYTHON.md). It binds the
+// libraries the command line uses, never re-implementing them: cases::load_case/parse_case (the
+// Case and CaseError), lumped::solve + lumped::summary_json + lumped::history_table (what
+// `rebound lumped` writes to summary.json and history.csv) and lumped::run_sweep (what `rebound
+// sweep` writes to sweep.csv). The solves run with the GIL released. The pure-Python half
+// (python/rebound/*.py) turns sweeps into DataFrames and reads result folders.
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <algorithm>
+#include <cmath>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "cases/case.h"
+#include "cases/derived.h"
+#include "lumped/summary.h"
+#include "lumped/sweep.h"
+#include "observables/history.h"
+#include "observables/quantities.h"
+#include "rebound/version.h"
+
+namespace py = pybind11;
+using nlohmann::json;
+using namespace rebound;
+
+namespace {
+
+// ---- JSON <-> Python ------------------------------------------------------------------------
+
+// JSON as Python objects, as json.load would give them (null: None; objects: dicts).
+py::object to_python(const json& j) {
+  switch (j.type()) {
+    case json::value_t::null:
+      return py::none();
+    case json::value_t::boolean:
+      return py::bool_(j.get<bool>());
+    case json::value_t::number_integer:
+      return py::int_(j.get<std::int64_t>());
+    case json::value_t::number_unsigned:
+      return py::int_(j.get<std::uint64_t>());
+    case json::value_t::number_float:
+      return py::float_(j.get<double>());
+    case json::value_t::string:
+      return py::str(j.get_ref<const std::string&>());
+    case json::value_t::array: {
+      py::list list;
+      for (const json& item : j) list.append(to_python(item));
+      return std::move(list);
+    }
+    case json::value_t::object: {
+      py::dict dict;
+      for (auto it = j.begin(); it != j.end(); ++it)
+        dict[py::str(it.key())] = to_python(it.value());
+      return std::move(dict);
+    }
+    default:
+      return py::none();
+  }
+}
+
+// A Python value (dict, list/tuple, str, bool, int, float, None, numpy scalars) as JSON. Floats
+// stay doubles bit for bit; NaN and infinities pass through so that the case parser rejects them
+// naming the key.
+json to_json(const py::handle& value, const std::string& where) {
+  if (value.is_none()) return nullptr;
+  if (py::isinstance<py::bool_>(value)) return value.cast<bool>();
+  if (py::isinstance<py::int_>(value)) return value.cast<std::int64_t>();
+  if (py::isinstance<py::float_>(value)) return value.cast<double>();
+  if (py::isinstance<py::str>(value)) return value.cast<std::string>();
+  if (py::isinstance<py::dict>(value)) {
+    json object = json::object();
+    for (const auto& [key, item] : value.cast<py::dict>()) {
+      if (!py::isinstance<py::str>(key))
+        throw py::type_error("case keys must be strings; " + where + " has the key " +
+                             py::repr(key).cast<std::string>());
+      const std::string name = key.cast<std::string>();
+      object[name] = to_json(item, where.empty() ? name : where + "." + name);
+    }
+    return object;
+  }
+  if (py::isinstance<py::list>(value) || py::isinstance<py::tuple>(value)) {
+    json array = json::array();
+    for (const auto& item : value) array.push_back(to_json(item, where));
+    return array;
+  }
+  if (py::hasattr(value, "item") && py::hasattr(value, "dtype"))  // numpy scalar
+    return to_json(value.attr("item")(), where);
+  throw py::type_error("cannot put " + py::repr(value).cast<std::string>() + " (at " +
+                       (where.empty() ? std::string("<document>") : where) +
+                       ") into a case description");
+}
+
+// ---- Case -----------------------------------------------------------------------------------
+
+cases::Case load_case_object(const py::object& what) {
+  if (py::isinstance<cases::Case>(what)) return what.cast<cases::Case>();
+  if (py::isinstance<py::dict>(what)) return cases::parse_case(to_json(what, ""), "<dict>");
+  if (py::isinstance<py::str>(what)) {
+    const std::string text = what.cast<std::string>();
+    const auto first = text.find_first_not_of(" \t\r\n");
+    if (first != std::string::npos && text[first] == '{')
+      return cases::parse_case(text, "<string>");
+    return cases::load_case(text);
+  }
+  if (py::hasattr(what, "__fspath__"))
+    return cases::load_case(py::module_::import("os").attr("fspath")(what).cast<std::string>());
+  throw py::type_error(
+      "load_case expects a path (str or os.PathLike), JSON text, a dict or a rebound.Case; got " +
+      py::repr(what).cast<std::string>());
+}
+
+cases::Case with_changes(const cases::Case& c, const py::dict& changes) {
+  json document = c.raw;
+  document.merge_patch(to_json(changes, ""));
+  return cases::parse_case(document, c.source);
+}
+
+std::string case_repr(const cases::Case& c) {
+  return "rebound.Case(name='" + c.name + "', source='" + c.source + "', model='" + c.lumped.model +
+         "')";
+}
+
+// ---- Results --------------------------------------------------------------------------------
+
+py::array_t<double> to_numpy(const std::vector<double>& values) {
+  py::array_t<double> array(static_cast<py::ssize_t>(values.size()));
+  std::copy(values.begin(), values.end(), array.mutable_data());
+  return array;
+}
+
+// History columns in file order: numbers as float64 arrays, labels (the mode) as str arrays.
+py::dict history_dict(const observables::History& history) {
+  const py::object asarray = py::module_::import("numpy").attr("asarray");
+  py::dict out;
+  for (const std::string& name : history.columns) {
+    if (history.values.count(name))
+      out[py::str(name)] = to_numpy(history.values.at(name));
+    else if (history.labels.count(name))
+      out[py::str(name)] = asarray(py::cast(history.labels.at(name)), py::str("U"));
+  }
+  return out;
+}
+
+py::dict solve_lumped(const py::object& what, bool history) {
+  const cases::Case c = load_case_object(what);
+  json summary;
+  observables::History table;
+  {
+    py::gil_scoped_release release;
+    const cases::Derived d = cases::derive(c);
+    const lumped::Outcome outcome = lumped::solve(c, d, history);
+    summary = lumped::summary_json(c, d, outcome);
+    if (history) table = lumped::history_table(lumped::history_rows(c, d, outcome));
+  }
+  py::dict out = to_python(summary);
+  if (history) out["history"] = history_dict(table);
+  return out;
+}
+
+lumped::SweepVariable sweep_variable(const std::string& name) {
+  for (const auto variable : {lumped::SweepVariable::psi1, lumped::SweepVariable::incidence_angle,
+                              lumped::SweepVariable::friction})
+    if (name == lumped::to_string(variable)) return variable;
+  throw py::value_error("unknown sweep variable '" + name +
+                        "'; expected psi1, incidence_angle or friction");
+}
+
+// One model's sweep: the columns of sweep.csv (the swept value, summary_scalar_keys(), phases,
+// error) as float64 arrays (NaN where sweep.csv has an empty cell) and lists of str.
+py::dict run_sweep(const py::object& what, const std::string& variable_name,
+                   const py::array_t<double, py::array::c_style | py::array::forcecast>& given,
+                   int threads) {
+  const cases::Case base = load_case_object(what);
+  const std::vector<double> values(given.data(), given.data() + given.size());
+  const lumped::SweepVariable variable = sweep_variable(variable_name);
+  if (threads <= 0) threads = std::max(1, int(std::thread::hardware_concurrency()));
+  // Bad values are bad input (CaseError naming the key), as the command line checks its range's
+  // ends before running: every non-finite value, and the smallest and largest (the valid values
+  // of each variable are an interval).
+  for (const double value : values)
+    if (!std::isfinite(value)) lumped::case_at(base, variable, value);
+  if (!values.empty()) {
+    const auto [low, high] = std::minmax_element(values.begin(), values.end());
+    lumped::case_at(base, variable, *low);
+    lumped::case_at(base, variable, *high);
+  }
+  std::vector<lumped::SweepPoint> rows;
+  {
+    py::gil_scoped_release release;
+    rows = lumped::run_sweep(base, variable, values, threads);
+  }
+  const auto& keys = observables::summary_scalar_keys();
+  const auto n = static_cast<py::ssize_t>(rows.size());
+  py::dict out;
+  py::array_t<double> swept(n);
+  std::vector<py::array_t<double>> columns;
+  for (std::size_t k = 0; k < keys.size(); ++k) columns.emplace_back(n);
+  py::list phases(n), errors(n);
+  for (py::ssize_t i = 0; i < n; ++i) {
+    const lumped::SweepPoint& row = rows[static_cast<std::size_t>(i)];
+    swept.mutable_data()[i] = row.value;
+    for (std::size_t k = 0; k < keys.size(); ++k)
+      columns[k].mutable_data()[i] = k < row.scalars.size() && std::isfinite(row.scalars[k])
+                                         ? row.scalars[k]
+                                         : std::numeric_limits<double>::quiet_NaN();
+    phases[static_cast<std::size_t>(i)] = py::str(row.phases);
+    errors[static_cast<std::size_t>(i)] = py::str(row.error);
+  }
+  out[py::str(std::string("sweep_") + lumped::to_string(variable))] = swept;
+  for (std::size_t k = 0; k < keys.size(); ++k) out[py::str(keys[k])] = columns[k];
+  out["phases"] = phases;
+  out["error"] = errors;
+  return out;
+}
+
+// The values of `rebound sweep`'s START:STOP:COUNT, computed as the command line computes them.
+py::array_t<double> sweep_values(double start, double stop, int count) {
+  if (count < 1) throw py::value_error("COUNT must be >= 1, got " + std::to_string(count));
+  lumped::SweepRange range;
+  range.start = start;
+  range.stop = stop;
+  range.count = count;
+  std::vector<double> values(static_cast<std::size_t>(count));
+  for (int i = 0; i < count; ++i) values[static_cast<std::size_t>(i)] = range.value(i);
+  return to_numpy(values);
+}
+
+}  // namespace
+
+PYBIND11_MODULE(_rebound, m) {
+  m.doc() = "rebound's compiled core; use the `rebound` package (docs/PYTHON.md).";
+  m.attr("__version__") = REBOUND_VERSION;
+
+  // rebound.CaseError(ValueError) with .file and .key. The type is created once and kept for the
+  // life of the process (no static py::object whose destructor would run after finalisation).
+  static PyObject* const case_error = PyErr_NewExceptionWithDoc(
+      "rebound.CaseError",
+      "A rejected case description: str(error) names the file, the key path, the bad value and "
+      "what was expected; .file and .key hold the first two.",
+      PyExc_ValueError, nullptr);
+  if (case_error == nullptr) throw py::error_already_set();
+  m.add_object("CaseError", py::handle(case_error));
+  py::register_exception_translator([](std::exception_ptr thrown) {
+    try {
+      if (thrown) std::rethrow_exception(thrown);
+    } catch (const cases::CaseError& error) {
+      const py::object type = py::reinterpret_borrow<py::object>(case_error);
+      const py::object instance = type(error.what());
+      instance.attr("file") = error.file();
+      instance.attr("key") = error.key();
+      PyErr_SetObject(case_error, instance.ptr());
+    }
+  });
+
+  py::class_<cases::Body>(m, "Body", "body section of a case (SI)")
+      .def_property_readonly("shape", [](const cases::Body& b) { return to_string(b.shape); })
+      .def_readonly("radius", &cases::Body::radius)
+      .def_readonly("length", &cases::Body::length)
+      .def_readonly("thickness", &cases::Body::thickness)
+      .def_readonly("mass", &cases::Body::mass)
+      .def_readonly("radius_of_gyration", &cases::Body::radius_of_gyration)
+      .def_readonly("contact_offset", &cases::Body::contact_offset);
+  py::class_<cases::Material>(m, "Material", "material section of a case (SI)")
+      .def_readonly("young_modulus", &cases::Material::young_modulus)
+      .def_readonly("poisson_ratio", &cases::Material::poisson_ratio)
+      .def_readonly("density", &cases::Material::density);
+  py::class_<cases::Contact>(m, "Contact", "contact section of a case")
+      .def_readonly("friction", &cases::Contact::friction);
+  py::class_<cases::Impact>(m, "Impact",
+                            "velocity of P at first touch, whichever form the case used (SI)")
+      .def_readonly("theta", &cases::Impact::theta)
+      .def_readonly("normal_speed", &cases::Impact::normal_speed)
+      .def_readonly("tangential_speed", &cases::Impact::tangential_speed)
+      .def_readonly("spin", &cases::Impact::spin)
+      .def_readonly("velocity_form", &cases::Impact::velocity_form);
+  py::class_<cases::LumpedOptions>(m, "LumpedOptions", "lumped section of a case")
+      .def_readonly("model", &cases::LumpedOptions::model)
+      .def_readonly("normal_law", &cases::LumpedOptions::normal_law)
+      .def_readonly("lambda_override", &cases::LumpedOptions::lambda)
+      .def_readonly("theta_override", &cases::LumpedOptions::theta)
+      .def_readonly("restitution", &cases::LumpedOptions::restitution)
+      .def_readonly("impulse_ratio", &cases::LumpedOptions::impulse_ratio)
+      .def_readonly("relative_tolerance", &cases::LumpedOptions::relative_tolerance)
+      .def_readonly("springs", &cases::LumpedOptions::springs)
+      .def_readonly("cells", &cases::LumpedOptions::cells)
+      .def_readonly("time_steps", &cases::LumpedOptions::time_steps)
+      .def_readonly("dundurs_coupling", &cases::LumpedOptions::dundurs_coupling);
+
+  py::class_<cases::Case>(m, "Case",
+                          "A validated case description (read-only; see with_changes). "
+                          "Made by rebound.load_case.")
+      .def_readonly("name", &cases::Case::name)
+      .def_readonly("description", &cases::Case::description)
+      .def_readonly("source", &cases::Case::source, "file it was read from, or <dict>/<string>")
+      .def_readonly("target", &cases::Case::target)
+      .def_readonly("body", &cases::Case::body)
+      .def_readonly("material", &cases::Case::material)
+      .def_readonly("contact", &cases::Case::contact)
+      .def_readonly("impact", &cases::Case::impact)
+      .def_readonly("lumped", &cases::Case::lumped)
+      .def(
+          "to_dict", [](const cases::Case& c) { return to_python(c.raw); },
+          "The case description as read (the JSON document as a dict).")
+      .def("with_changes", &with_changes, py::arg("changes"),
+           "A new Case: `changes` merged into to_dict() (JSON merge patch: nested dicts merge, "
+           "None deletes a key) and validated again; raises CaseError naming the key.")
+      .def(
+          "derived", [](const cases::Case& c) { return to_python(cases::to_json(c, derive(c))); },
+          "What `rebound check --json` prints for the case: mass properties, m, lambda, theta, "
+          "alpha, Psi1, Hertz scales ... (SI; keys in cases/README.md).")
+      .def("__repr__", &case_repr);
+
+  m.def("load_case", &load_case_object, py::arg("source"),
+        "A Case from a path, JSON text, a dict or a Case; raises CaseError.");
+  m.def("lumped", &solve_lumped, py::arg("case"), py::arg("history") = true,
+        "summary.json of `rebound lumped` as a dict, plus 'history': history.csv's columns.");
+  m.def("sweep", &run_sweep, py::arg("case"), py::arg("variable"), py::arg("values"),
+        py::arg("threads") = 0, "One model's sweep: sweep.csv's columns (use rebound.sweep).");
+  m.def(
+      "sweep_values", &sweep_values, py::arg("start"), py::arg("stop"), py::arg("count"),
+      "The values of `rebound sweep --psi1 START:STOP:COUNT`, as the command line computes them.");
+}

@@ -1,0 +1,137 @@
+"""rebound: how a solid body rebounds after striking a rigid plane (docs/PYTHON.md).
+
+The functions call the same C++ libraries as the `rebound` command line, so they give the same
+numbers: ``lumped`` returns what ``rebound lumped`` writes to summary.json (plus history.csv's
+columns), ``sweep`` the columns of ``rebound sweep``'s sweep.csv, on all cores. SI units, angles
+in radians.
+
+    import rebound
+    case = rebound.load_case("cases/sphere-lai-psi2.json")
+    result = rebound.lumped(case)            # dict: summary keys + "history"
+    table = rebound.sweep(case, psi1="0:8:81", models=["lai", "mdr"])
+    run = rebound.read_results("results/sphere-lai-psi2")
+"""
+
+import math
+
+import numpy as np
+
+from . import _rebound
+from ._rebound import Case, CaseError
+from .results import read_csv, read_results, read_run
+
+__all__ = [
+    "Case",
+    "CaseError",
+    "load_case",
+    "lumped",
+    "sweep",
+    "sweep_values",
+    "read_results",
+    "read_run",
+    "read_csv",
+    "SWEEP_VARIABLES",
+]
+
+__version__ = _rebound.__version__
+
+# Keyword of rebound.sweep -> (variable of the C++ sweep, factor to its unit).
+SWEEP_VARIABLES = {
+    "psi1": ("psi1", 1.0),
+    "incidence": ("incidence_angle", 1.0),
+    "incidence_deg": ("incidence_angle", math.pi / 180.0),
+    "friction": ("friction", 1.0),
+}
+
+
+def load_case(source):
+    """A validated :class:`Case` from a path (str or os.PathLike), JSON text, a dict, or a Case.
+
+    Raises :class:`CaseError` (a ValueError) naming the file and the key path, as
+    ``rebound check`` does. ``case.with_changes({...})`` makes a modified, re-validated copy.
+    """
+    return _rebound.load_case(source)
+
+
+def lumped(case, history=True):
+    """Solve a case with the lumped model of its "lumped" section (like ``rebound lumped``).
+
+    ``case``: a Case, or anything :func:`load_case` accepts. Returns a dict with the keys of
+    ``DIR/lumped/summary.json`` (SI; None where the file has null) and, unless
+    ``history=False``, ``"history"``: a dict of numpy arrays, one per history.csv column (the
+    ``mode`` column as strings), at full double precision. The solve runs without the GIL.
+    """
+    return _rebound.lumped(case, bool(history))
+
+
+def sweep_values(spec):
+    """The values of a ``"START:STOP:COUNT"`` range, computed as ``rebound sweep`` computes them
+    (so a sweep over them reproduces the command line's rows exactly)."""
+    parts = spec.split(":")
+    if len(parts) != 3:
+        raise ValueError(f"range '{spec}': expected START:STOP:COUNT, e.g. 0:8:81")
+    try:
+        start, stop, count = float(parts[0]), float(parts[1]), int(parts[2])
+    except ValueError:
+        raise ValueError(f"range '{spec}': expected START:STOP:COUNT, e.g. 0:8:81") from None
+    return _rebound.sweep_values(start, stop, count)
+
+
+def _pandas_or_none():
+    try:
+        import pandas
+    except ImportError:
+        return None
+    return pandas
+
+
+def sweep(case, *, psi1=None, incidence=None, incidence_deg=None, friction=None, models=None,
+          threads=None, as_frame=None):
+    """Sweep one variable of a case with one or more lumped models (like ``rebound sweep``).
+
+    Give exactly one of ``psi1`` (Maw's incidence; the normal speed is kept), ``incidence``
+    (rad) or ``incidence_deg`` (degrees; the approach speed is kept) or ``friction`` (the
+    velocity is kept): an array of values, or a ``"START:STOP:COUNT"`` string as on the command
+    line. ``models``: lumped model names (default: the case's own); each is set into the case's
+    "lumped" section and validated (CaseError names the key). ``threads``: worker threads (default
+    all cores). Every point is solved exactly as by the serial solver.
+
+    Returns a pandas DataFrame (if pandas imports and ``as_frame`` is not False) or a dict of
+    numpy arrays: ``model``, then sweep.csv's columns: ``sweep_<variable>`` (rad for the
+    incidence), the summary scalars (psi1, psi2, ..., NaN where undefined or failed), ``phases``
+    and ``error`` (empty unless that point failed).
+    """
+    given = {key: value for key, value in (("psi1", psi1), ("incidence", incidence),
+                                           ("incidence_deg", incidence_deg),
+                                           ("friction", friction)) if value is not None}
+    if len(given) != 1:
+        raise TypeError("sweep needs exactly one of psi1=, incidence=, incidence_deg=, friction=")
+    (keyword, spec), = given.items()
+    variable, factor = SWEEP_VARIABLES[keyword]
+    if isinstance(spec, str):
+        values = sweep_values(spec)
+    else:
+        values = np.atleast_1d(np.asarray(spec, dtype=float)).ravel()
+    if factor != 1.0:
+        values = values * factor
+    base = load_case(case)
+    if models is None:
+        models = [base.lumped.model]
+    elif isinstance(models, str):
+        models = [models]
+    if len(models) == 0:
+        raise ValueError("models is empty; give at least one lumped model name")
+    if threads is None:
+        threads = 0  # all cores (std::thread::hardware_concurrency, as the command line)
+    parts = []
+    for model in models:
+        model_case = base.with_changes({"lumped": {"model": model}})
+        columns = _rebound.sweep(model_case, variable, values, int(threads))
+        columns["phases"] = np.asarray(columns["phases"], dtype=str)
+        columns["error"] = np.asarray(columns["error"], dtype=str)
+        parts.append({"model": np.full(len(values), model), **columns})
+    table = {name: np.concatenate([part[name] for part in parts]) for name in parts[0]}
+    pandas = _pandas_or_none() if as_frame is not False else None
+    if as_frame and pandas is None:
+        raise ImportError("as_frame=True needs pandas (apt-get install python3-pandas)")
+    return pandas.DataFrame(table) if pandas is not None else table

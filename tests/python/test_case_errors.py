@@ -1,0 +1,109 @@
+"""Bad input raises rebound.CaseError (a ValueError) carrying the file and the key, from a file,
+a dict, JSON text, Case.with_changes and sweeps; good input round-trips through to_dict()."""
+
+import json
+import os
+import unittest
+
+import numpy as np
+
+import rebound
+from common import case_path, temporary_folder
+
+
+class CaseErrors(unittest.TestCase):
+    def assert_case_error(self, call, key, file, words=()):
+        with self.assertRaises(rebound.CaseError) as raised:
+            call()
+        error = raised.exception
+        self.assertIsInstance(error, ValueError)
+        self.assertEqual(error.key, key, str(error))
+        self.assertEqual(error.file, file, str(error))
+        self.assertIn(key, str(error))
+        for word in words:
+            self.assertIn(word, str(error))
+        return error
+
+    def test_bad_file(self):
+        folder = temporary_folder(self)
+        path = os.path.join(folder, "bad.json")
+        document = rebound.load_case(case_path("sphere-lai-psi2.json")).to_dict()
+        document["material"]["poisson_ratio"] = 0.75
+        with open(path, "w") as stream:
+            json.dump(document, stream)
+        self.assert_case_error(lambda: rebound.load_case(path), "material.poisson_ratio", path,
+                               ["0.75"])
+        missing = os.path.join(folder, "missing.json")
+        self.assert_case_error(lambda: rebound.load_case(missing), "<file>", missing)
+
+    def test_bad_dict_text_and_unknown_key(self):
+        document = rebound.load_case(case_path("sphere-lai-psi2.json")).to_dict()
+        del document["contact"]
+        self.assert_case_error(lambda: rebound.load_case(document), "contact", "<dict>",
+                               ["missing"])
+        text = json.dumps(document).replace('"body"', '"bodyy"')
+        self.assert_case_error(lambda: rebound.load_case(text), "bodyy", "<string>")
+        self.assert_case_error(lambda: rebound.load_case('{"name": "x", "name": "y"}'), "name",
+                               "<string>", ["twice"])
+
+    def test_with_changes_validates_and_names_the_case_file(self):
+        path = case_path("sphere-lai-psi2.json")
+        case = rebound.load_case(path)
+        self.assert_case_error(lambda: case.with_changes({"contact": {"friction": -0.1}}),
+                               "contact.friction", path)
+        self.assert_case_error(lambda: case.with_changes({"lumped": {"model": "newton"}}),
+                               "lumped.restitution", path)
+        self.assert_case_error(lambda: case.with_changes({"impact": {"speed": float("nan")}}),
+                               "impact", path, ["mixes velocity forms"])
+        # NaN reaches the parser as a number and is rejected with its key.
+        self.assert_case_error(
+            lambda: case.with_changes({"material": {"density": float("nan")}}),
+            "material.density", path)
+        changed = case.with_changes({"contact": {"friction": 0.2},
+                                     "impact": {"psi1": None, "tangential_speed": 0.3}})
+        self.assertEqual(changed.contact.friction, 0.2)
+        self.assertEqual(changed.impact.velocity_form, "components")
+        self.assertEqual(changed.impact.tangential_speed, 0.3)
+        self.assertEqual(case.contact.friction, 0.1)  # the original is unchanged
+
+    def test_sweep_errors(self):
+        path = case_path("sphere-lai-psi2.json")
+        case = rebound.load_case(path)
+        self.assert_case_error(lambda: rebound.sweep(case, psi1=[1.0, -2.0]), "sweep psi1", path,
+                               ["< 0"])
+        self.assert_case_error(lambda: rebound.sweep(case, psi1=[1.0, np.nan]), "sweep psi1", path,
+                               ["not finite"])
+        self.assert_case_error(lambda: rebound.sweep(case, incidence_deg=[10, 95]),
+                               "sweep incidence_angle", path)
+        frictionless = case.with_changes({"contact": {"friction": 0.0},
+                                          "impact": {"psi1": None, "tangential_speed": 0.1}})
+        self.assert_case_error(lambda: rebound.sweep(frictionless, psi1=[1.0]),
+                               "contact.friction", path)
+        self.assert_case_error(lambda: rebound.sweep(case, psi1=[1.0], models=["lai", "brach"]),
+                               "lumped.restitution", path)
+        with self.assertRaises(TypeError):
+            rebound.sweep(case, psi1=[1.0], friction=[0.1])
+        with self.assertRaises(ValueError):
+            rebound.sweep(case, psi1="0:8")
+
+    def test_round_trip_and_fields(self):
+        case = rebound.load_case(case_path("rod-lai-a.json"))
+        again = rebound.load_case(case.to_dict())
+        self.assertEqual(again.to_dict(), case.to_dict())
+        self.assertEqual(rebound.lumped(again, history=False), rebound.lumped(case, history=False))
+        self.assertEqual(case.body.shape, "capsule")
+        self.assertEqual(case.body.length, 0.05)
+        self.assertEqual(case.material.poisson_ratio, 0.28)
+        self.assertEqual(case.impact.velocity_form, "components")
+        self.assertEqual(case.lumped.lambda_override, 0.63922)
+        derived = case.derived()
+        self.assertEqual(derived["lambda"], 0.63922)
+        self.assertNotEqual(derived["lambda_geometry"], 0.63922)
+        with self.assertRaises(AttributeError):
+            case.name = "other"
+        with self.assertRaises(TypeError):
+            rebound.load_case(42)
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)

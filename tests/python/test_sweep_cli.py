@@ -1,0 +1,112 @@
+"""rebound.sweep against `rebound sweep`: every cell of sweep.csv is the module's value printed as
+the command line prints it (%.10g, empty for NaN), for Psi1, incidence and friction sweeps and two
+models; every module point equals rebound.lumped of the same case to 1e-12; and the result does
+not depend on the thread count (bit for bit)."""
+
+import json
+import math
+import os
+import unittest
+
+import numpy as np
+
+import rebound
+from common import case_path, read_csv_text, run_cli, temporary_folder
+
+
+def printed(value):
+    """A sweep.csv cell as the command line prints it (lumped/sweep.cpp: %.10g, NaN empty)."""
+    if isinstance(value, str):
+        return value
+    return "%.10g" % value if math.isfinite(value) else ""
+
+
+class SweepEqualsCommandLine(unittest.TestCase):
+    def cli_sweep(self, case, option, spec):
+        folder = temporary_folder(self)
+        path = os.path.join(folder, "case.json")
+        with open(path, "w") as stream:
+            json.dump(case.to_dict(), stream)
+        run_cli("sweep", path, option, spec, "-o", folder, "--quiet")
+        return read_csv_text(os.path.join(folder, "sweep.csv"))
+
+    def check_against_cli(self, case, option, keyword, spec, model):
+        header, rows = self.cli_sweep(case.with_changes({"lumped": {"model": model}}), option, spec)
+        table = rebound.sweep(case, models=[model], as_frame=False, **{keyword: spec})
+        self.assertEqual(["model"] + header, list(table))
+        self.assertEqual(len(rows), len(table["model"]))
+        self.assertTrue(all(m == model for m in table["model"]))
+        for k, name in enumerate(header):
+            self.assertEqual([printed(x) for x in table[name]], [row[k] for row in rows], name)
+        return table
+
+    def test_psi1_sweep_with_two_models(self):
+        case = rebound.load_case(case_path("sphere-lai-psi2.json"))
+        for model in ("lai", "mdr"):
+            with self.subTest(model=model):
+                table = self.check_against_cli(case, "--psi1", "psi1", "0:6:13", model)
+                psi2 = table["psi2"]
+                self.assertTrue(np.all(np.isfinite(psi2)))
+                self.assertGreater(np.ptp(psi2), 1.0)  # not a constant column
+                self.assertTrue(all(error == "" for error in table["error"]))
+
+    def test_incidence_and_friction_sweeps(self):
+        case = rebound.load_case(case_path("rod-lai-c.json"))
+        self.check_against_cli(case, "--incidence", "incidence", "0.1:1.4:9", "lai")
+        self.check_against_cli(case, "--friction", "friction", "0:0.8:9", "lai")
+
+    def test_points_equal_the_lumped_solve_to_1e_12(self):
+        case = rebound.load_case(case_path("sphere-lai-psi2.json"))
+        values = np.array([0.25, 1.2, 2.0, 3.5, 7.0])
+        table = rebound.sweep(case, psi1=values, models=["lai", "mdr"], as_frame=False)
+        scalar_keys = [name for name in table if name not in ("model", "sweep_psi1", "phases",
+                                                              "error")]
+        self.assertEqual(len(scalar_keys), 17)
+        for row in range(len(table["model"])):
+            point = case.with_changes(
+                {"lumped": {"model": str(table["model"][row])},
+                 "impact": {"psi1": float(table["sweep_psi1"][row])}})
+            summary = rebound.lumped(point, history=False)
+            for key in scalar_keys:
+                expected = summary[key]
+                actual = table[key][row]
+                if expected is None:
+                    self.assertTrue(math.isnan(actual), key)
+                else:
+                    self.assertLessEqual(abs(actual - expected), 1e-12 * abs(expected), key)
+            phases = "-".join(p["mode"] for p in summary["stick_slip_phases"])
+            self.assertEqual(table["phases"][row], phases)
+
+    def test_thread_count_does_not_change_any_bit(self):
+        case = rebound.load_case(case_path("sphere-lai-psi2.json"))
+        serial = rebound.sweep(case, psi1="0.05:8:400", threads=1, as_frame=False)
+        parallel = rebound.sweep(case, psi1="0.05:8:400", threads=4, as_frame=False)
+        for name in serial:
+            if serial[name].dtype.kind == "f":
+                self.assertTrue(np.array_equal(serial[name], parallel[name], equal_nan=True), name)
+            else:
+                self.assertTrue(np.array_equal(serial[name], parallel[name]), name)
+
+    def test_degrees_arrays_ranges_and_frames(self):
+        case = rebound.load_case(case_path("rod-lai-a.json"))
+        degrees = rebound.sweep(case, incidence_deg=[10, 30, 50], as_frame=False)
+        radians = rebound.sweep(case, incidence=np.array([10, 30, 50]) * math.pi / 180,
+                                as_frame=False)
+        self.assertTrue(np.array_equal(degrees["sweep_incidence_angle"],
+                                       np.radians([10, 30, 50])))
+        self.assertTrue(np.array_equal(degrees["psi2"], radians["psi2"]))
+        # "START:STOP:COUNT" gives the command line's values exactly.
+        values = rebound.sweep_values("0.1:8:7")
+        self.assertEqual(list(values), [0.1 + (8 - 0.1) * i / 6 for i in range(7)])
+        frame = rebound.sweep(case, psi1=values, models=["lai", "uncoupled"])
+        import pandas
+        self.assertIsInstance(frame, pandas.DataFrame)
+        self.assertEqual(len(frame), 14)
+        self.assertEqual(list(frame["model"].unique()), ["lai", "uncoupled"])
+        self.assertEqual(list(frame.columns[:3]), ["model", "sweep_psi1", "psi1"])
+        lai = frame[frame["model"] == "lai"]
+        self.assertTrue(np.allclose(lai["psi1"], values, rtol=1e-12, atol=0))
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
