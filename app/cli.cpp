@@ -81,6 +81,12 @@ std::optional<double> Arguments::number(const std::string& name) const {
   throw UsageError("option " + name + " is '" + *text + "'; expected a finite number");
 }
 
+void print_case_error(const std::string& command, const cases::CaseError& error) {
+  for (const cases::Problem& problem : error.problems())
+    std::fprintf(stderr, "rebound %s: error: %s: %s %s\n", command.c_str(), error.file().c_str(),
+                 problem.key.c_str(), problem.message.c_str());
+}
+
 std::string output_directory(const std::optional<std::string>& option,
                              const std::string& case_name) {
   return option ? *option : "results/" + case_name;

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "cases/case.h"
+
 namespace rebound::app {
 
 // Bad command-line usage: exit status 2 with the message.
@@ -47,6 +49,10 @@ class Arguments {
   std::vector<std::string> positional_;
   bool help_ = false;
 };
+
+// Prints a rejected case on standard error, one line per problem:
+// "rebound COMMAND: error: FILE: KEY MESSAGE".
+void print_case_error(const std::string& command, const cases::CaseError& error);
 
 // Output folder of a case: DIR from -o, else results/<case name>.
 std::string output_directory(const std::optional<std::string>& option,

@@ -94,7 +94,7 @@ int command_check(const std::vector<std::string>& arguments) {
       else
         print_table(c, d);
     } catch (const cases::CaseError& error) {
-      std::cerr << "rebound check: error: " << error.what() << "\n";
+      print_case_error("check", error);
       status = 2;
     }
   }

@@ -104,7 +104,8 @@ int main(int argc, char** argv) {
     try {
       return entry.run({arguments.begin() + 1, arguments.end()});
     } catch (const rebound::cases::CaseError& error) {
-      std::cerr << "rebound " << first << ": error: " << error.what() << "\n";
+      std::cout.flush();
+      rebound::app::print_case_error(first, error);
       return 2;
     } catch (const rebound::studies::StudyInputError& error) {
       // Options a study cannot take (a level out of range, a results table of another case).

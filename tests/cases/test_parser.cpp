@@ -89,6 +89,7 @@ TEST(Parser, MissingRequiredKeys) {
   d["material"].erase("density");
   expect_rejected(d, "material.density", "missing");
   json t = valid_case();
+  t["body"] = {{"shape", "capsule"}, {"radius", 0.01}, {"length", 0.05}};
   t["impact"].erase("theta");
   expect_rejected(t, "impact.theta", "missing");
 }
@@ -128,7 +129,7 @@ TEST(Parser, OutOfRangeValues) {
   json capsule = valid_case();
   capsule["body"] = {{"shape", "capsule"}, {"radius", 0.01}, {"length", 0.05}};
   capsule["impact"]["theta"] = 1.6;
-  expect_rejected(capsule, "impact.theta", "|theta| < pi/2");
+  expect_rejected(capsule, "impact.theta", "|theta| < pi/2 rad");
 
   json sphere_theta = valid_case();
   sphere_theta["impact"]["theta"] = 0.2;
