@@ -14,6 +14,7 @@
 
 #include "cases/case.h"
 #include "cases/derived.h"
+#include "cases/template.h"
 
 using namespace rebound::cases;
 using json = nlohmann::json;
@@ -436,4 +437,43 @@ TEST(CaseTerms, CflRangeIsStrictlyStable) {
   expect_rejected(d, "fem.cfl", "(0, 0.95]");
   d["fem"]["cfl"] = 0.95;
   EXPECT_EQ(parse_case(d, "ok.json").fem.cfl, 0.95);
+}
+
+// rebound init's text for every shape is a valid case, with the options' defaults.
+TEST(CaseTerms, TemplateOfEveryShapePassesTheParser) {
+  for (const char* name : {"sphere", "capsule", "disc", "shell", "hoop", "custom"}) {
+    const auto shape = shape_from_string(name);
+    ASSERT_TRUE(shape.has_value()) << name;
+    const std::string text = case_template(*shape, std::string("my-") + name);
+    Case c;
+    ASSERT_NO_THROW(c = parse_case(text, name)) << text;
+    EXPECT_EQ(c.body.shape, *shape);
+    EXPECT_EQ(c.name, std::string("my-") + name);
+    const LumpedOptions lumped;
+    const FemOptions fem;
+    EXPECT_EQ(c.lumped.model, lumped.model);
+    EXPECT_EQ(c.lumped.relative_tolerance, lumped.relative_tolerance);
+    EXPECT_EQ(c.lumped.euler_step, lumped.euler_step);
+    EXPECT_EQ(c.lumped.frames, lumped.frames);
+    EXPECT_EQ(c.fem.degree, fem.degree);
+    EXPECT_EQ(c.fem.cfl, fem.cfl);
+    EXPECT_EQ(c.fem.contact_resolution, fem.contact_resolution);
+    EXPECT_NE(text.find("// "), std::string::npos) << "commented";
+    // Every key shown commented out becomes valid JSON when uncommented (the commas are right),
+    // and shows the default of its option.
+    std::stringstream lines(text);
+    int uncommented = 0;
+    for (std::string line; std::getline(lines, line);) {
+      const auto at = line.find("// \"");
+      if (at == std::string::npos || line.find_first_not_of(' ') != at) continue;
+      std::string edited = text;
+      edited.replace(edited.find(line), line.size(), line.substr(0, at) + line.substr(at + 3));
+      EXPECT_NO_THROW(json::parse(edited, nullptr, true, true)) << line;
+      ++uncommented;
+    }
+    EXPECT_GE(uncommented, 8) << name;
+    EXPECT_NE(text.find("\"springs\": " + std::to_string(lumped.springs)), std::string::npos);
+    EXPECT_NE(text.find("\"cells\": " + std::to_string(lumped.cells)), std::string::npos);
+  }
+  EXPECT_FALSE(shape_from_string("cube").has_value());
 }
