@@ -124,6 +124,9 @@ constexpr double kMaxCfl = 0.95;                  // fem.cfl (see cases/README.m
 // touch the plane with its cap, and the FEM must be able to mesh the contact zone (what `rebound
 // mesh`/`fem` would reject is rejected here, for every command).
 Case load_case(const std::string& path);
+// True when the file is a JSON Schema (an object with "$schema" and "properties" or "$defs"),
+// such as cases/case.schema.json beside the shipped cases: `rebound check cases/*.json` skips it.
+bool is_json_schema_file(const std::string& path);
 // Validate a case given as JSON text; `source` names it in messages.
 Case parse_case(const std::string& text, const std::string& source = "<string>");
 Case parse_case(const nlohmann::json& document, const std::string& source);

@@ -665,10 +665,15 @@ void check_derived(const Case& c, const Spelling& spelling, Problems& problems) 
 }
 
 void read_document(const json& document, Problems& problems, Case& result) {
-  const ObjectReader top(
-      document, "", problems,
-      {"name", "description", "body", "material", "target", "contact", "impact", "lumped", "fem"});
+  const ObjectReader top(document, "", problems,
+                         {"$schema", "name", "description", "body", "material", "target", "contact",
+                          "impact", "lumped", "fem"});
   Spelling spelling;
+
+  // "$schema": the schema an editor validates the file with (e.g. cases/case.schema.json).
+  problems.step([&] {
+    if (top.has("$schema")) top.string("$schema");
+  });
 
   problems.step([&] {
     result.name = top.string("name");
@@ -888,7 +893,11 @@ Case parse_case(const std::string& text, const std::string& source) {
   return parse_document(document, source, problems);
 }
 
-Case load_case(const std::string& path) {
+namespace {
+
+// The text of a case file (CaseError for anything but a readable regular file of at most
+// kMaxFileBytes).
+std::string read_case_file(const std::string& path) {
   // O_NONBLOCK: opening a FIFO must not wait for a writer (it is then rejected below).
   const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
   if (fd < 0) {
@@ -928,7 +937,23 @@ Case load_case(const std::string& path) {
           path, "<file>",
           "is larger than " + std::to_string(kMaxFileBytes >> 20) + " MiB; expected a case file");
   }
-  return parse_case(text, path);
+  return text;
+}
+
+}  // namespace
+
+Case load_case(const std::string& path) {
+  return parse_case(read_case_file(path), path);
+}
+
+bool is_json_schema_file(const std::string& path) {
+  try {
+    const json document = json::parse(read_case_file(path), nullptr, false, true);
+    return document.is_object() && document.contains("$schema") &&
+           (document.contains("$defs") || document.contains("properties"));
+  } catch (const std::exception&) {
+    return false;
+  }
 }
 
 }  // namespace rebound::cases

@@ -8,6 +8,8 @@ packages=(
   libeigen3-dev libvtk9-dev nlohmann-json3-dev
   libgtest-dev googletest libbenchmark-dev
   python3 python3-numpy python3-matplotlib
+  # tests/cases/check_schema.py validates the case files against cases/case.schema.json
+  python3-jsonschema
   # ParaView for the view.py test; its python3-paraview conflicts with libvtk9-dev and is only
   # unpacked into the build tree by scripts/paraview-python.sh (docs/PARAVIEW.md). Xvfb gives
   # Debian's X-only ParaView a display.
