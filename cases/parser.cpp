@@ -60,6 +60,17 @@ std::string joined(const std::vector<std::string>& words, const char* separator)
   return list;
 }
 
+// A key as it appears in a key path: itself when it is a plain word, else JSON-quoted (spaces,
+// dots, control characters, invalid UTF-8 escaped) and cut to 60 characters, so that a problem
+// stays one readable line whatever the key.
+std::string display_key(const std::string& key) {
+  const bool plain =
+      !key.empty() && key.size() <= 60 && std::all_of(key.begin(), key.end(), [](char ch) {
+        return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_' || ch == '-' || ch == '$';
+      });
+  return plain ? key : describe(json(key));
+}
+
 // Thrown by Problems::stop to end the current step; never escapes parse_case.
 struct StepStopped {};
 
@@ -124,7 +135,7 @@ class ObjectReader {
     problems_.stop(key, problem);
   }
   std::string key_path(const std::string& key) const {
-    return path_.empty() ? key : path_ + "." + key;
+    return path_.empty() ? display_key(key) : path_ + "." + display_key(key);
   }
   bool has(const std::string& key) const { return object_.contains(key); }
   const json& at(const std::string& key) const { return object_.at(key); }
@@ -860,9 +871,10 @@ Case parse_case(const std::string& text, const std::string& source) {
     } else if (event == json::parse_event_t::key) {
       const std::size_t level = static_cast<std::size_t>(std::max(depth, 1));
       path.resize(level - 1);
-      path.push_back(parsed.get<std::string>());
+      const std::string key = parsed.get<std::string>();
+      path.push_back(display_key(key));
       if (keys_seen.size() <= level) keys_seen.resize(level + 1);
-      if (!keys_seen[level].insert(path.back()).second) duplicates.push_back(joined_path());
+      if (!keys_seen[level].insert(key).second) duplicates.push_back(joined_path());
     }
     return true;
   };
