@@ -9,6 +9,7 @@
 #include <vtkPolyData.h>
 #include <vtkXMLPolyDataReader.h>
 
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -17,6 +18,7 @@
 #include <random>
 #include <sstream>
 
+#include "../cases/fuzz_corpus.h"
 #include "shell.h"
 
 namespace fs = std::filesystem;
@@ -433,4 +435,46 @@ TEST(Cli, CheckRejectsHostileInputs) {
   EXPECT_NE(denied.output.find(locked + ": <file> cannot be opened: Permission denied"),
             std::string::npos)
       << denied.output;
+}
+
+// The fuzz corpus of tests/cases/test_fuzz.cpp through the binary, a sample of 300: never a
+// crash or a hang (exit 0 or 2 only, each run bounded by `timeout`), and every rejection is a
+// line "rebound check: error: FILE: KEY ..." per problem.
+TEST(Cli, FuzzCorpusThroughCheck) {
+  const fs::path dir = scratch("fuzz-corpus");
+  const auto corpus = rebound::test::fuzz_corpus(kCases, 3000);
+  int accepted = 0, rejected = 0;
+  const auto start = std::chrono::steady_clock::now();
+  for (std::size_t i = 0; i < corpus.size(); i += 10) {
+    const std::string path = write(dir / ("input-" + std::to_string(i) + ".json"), corpus[i].text);
+    const Invocation r = rebound::test::shell("timeout 20 " REBOUND_BINARY " check " + path);
+    ASSERT_TRUE(r.status == 0 || r.status == 2)
+        << "exit " << r.status << " for input " << i << " (" << corpus[i].kind << ")\n"
+        << r.output.substr(0, 1000);
+    if (r.status == 0) {
+      ++accepted;
+      EXPECT_NE(r.output.find(" OK\n"), std::string::npos) << r.output.substr(0, 500);
+      continue;
+    }
+    ++rejected;
+    std::stringstream lines(r.output);
+    int errors = 0;
+    for (std::string line; std::getline(lines, line);) {
+      const std::string prefix = "rebound check: error: " + path + ": ";
+      ASSERT_EQ(line.rfind(prefix, 0), 0u) << "input " << i << ": " << line.substr(0, 300);
+      // A key follows: a word without spaces.
+      const std::string rest = line.substr(prefix.size());
+      ASSERT_GT(rest.find(' '), 0u) << line.substr(0, 300);
+      ASSERT_NE(rest.find(' '), std::string::npos) << line.substr(0, 300);
+      ++errors;
+    }
+    EXPECT_GE(errors, 1) << "input " << i;
+    fs::remove(path);
+  }
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  std::printf("rebound check on %d fuzz inputs: %d accepted, %d rejected, %.1f s\n",
+              accepted + rejected, accepted, rejected, seconds);
+  EXPECT_GT(accepted, 10);
+  EXPECT_GT(rejected, 150);
 }
