@@ -10,6 +10,8 @@
 #include <cstring>
 #include <iostream>
 
+#include "cases/spelling.h"
+
 namespace rebound::app {
 
 Arguments::Arguments(std::string command, const std::vector<std::string>& arguments,
@@ -19,21 +21,42 @@ Arguments::Arguments(std::string command, const std::vector<std::string>& argume
   auto known = [](const std::vector<std::string>& list, const std::string& name) {
     return std::find(list.begin(), list.end(), name) != list.end();
   };
+  // --output is the long name of -o wherever -o is accepted.
+  const bool has_output = known(options, "-o");
+  auto canonical = [has_output](const std::string& name) {
+    return has_output && name == "--output" ? std::string("-o") : name;
+  };
   for (std::size_t i = 0; i < arguments.size(); ++i) {
     const std::string& word = arguments[i];
+    // NAME=VALUE for options (-o=DIR, --output=DIR, --threads=4).
+    const auto equals = word.find('=');
+    const bool option_like = word.size() > 1 && word[0] == '-';
+    if (option_like && equals != std::string::npos) {
+      const std::string name = canonical(word.substr(0, equals));
+      if (known(options, name)) {
+        options_given_.emplace_back(name, word.substr(equals + 1));
+        continue;
+      }
+      if (known(flags, name)) throw UsageError("option " + name + " takes no value");
+    }
     if (word == "--help" || word == "-h") {
       help_ = true;
     } else if (known(flags, word)) {
       flags_given_.push_back(word);
-    } else if (known(options, word)) {
+    } else if (known(options, canonical(word))) {
       if (i + 1 >= arguments.size()) throw UsageError("option " + word + " needs a value");
-      options_given_.emplace_back(word, arguments[++i]);
-    } else if (word.size() > 1 && word[0] == '-' &&
-               !std::isdigit(static_cast<unsigned char>(word[1]))) {
+      options_given_.emplace_back(canonical(word), arguments[++i]);
+    } else if (option_like && !std::isdigit(static_cast<unsigned char>(word[1])) &&
+               word[1] != '.') {
       std::string accepted;
+      std::vector<std::string> names = flags;
       for (const auto& f : flags) accepted += " " + f;
-      for (const auto& o : options) accepted += " " + o + " VALUE";
-      throw UsageError("unknown option '" + word + "' (accepted:" + accepted + " --help)");
+      for (const auto& o : options) accepted += " " + o + " VALUE", names.push_back(o);
+      if (has_output) accepted += " --output VALUE", names.push_back("--output");
+      names.push_back("--help");
+      const std::string name = word.substr(0, equals);
+      throw UsageError("unknown option '" + word + "'" + cases::did_you_mean(name, names) +
+                       " (accepted:" + accepted + " --help)");
     } else {
       positional_.push_back(word);
     }
@@ -80,6 +103,12 @@ std::optional<double> Arguments::number(const std::string& name) const {
   } catch (const std::exception&) {
   }
   throw UsageError("option " + name + " is '" + *text + "'; expected a finite number");
+}
+
+void print_case_error(const std::string& command, const cases::CaseError& error) {
+  for (const cases::Problem& problem : error.problems())
+    std::fprintf(stderr, "rebound %s: error: %s: %s %s\n", command.c_str(), error.file().c_str(),
+                 problem.key.c_str(), problem.message.c_str());
 }
 
 std::string output_directory(const std::optional<std::string>& option,

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "cases/case.h"
+
 namespace rebound::app {
 
 // Bad command-line usage: exit status 2 with the message.
@@ -21,9 +23,11 @@ class RunError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// Parses "POSITIONAL... [--flag] [--option VALUE]" for one subcommand. Unknown options are a
-// UsageError naming the subcommand and the accepted options. `usage` is the command's --help
-// text.
+// Parses "POSITIONAL... [--flag] [--option VALUE]" for one subcommand; an option's value may
+// also be attached with '=' (--threads=4, -o=DIR), and wherever -o is an option, --output is its
+// long name (-o DIR, -o=DIR, --output DIR, --output=DIR). Unknown options are a UsageError naming
+// the accepted options (with a "did you mean" for a misspelling). `usage` is the command's
+// --help text.
 class Arguments {
  public:
   Arguments(std::string command, const std::vector<std::string>& arguments,
@@ -47,6 +51,10 @@ class Arguments {
   std::vector<std::string> positional_;
   bool help_ = false;
 };
+
+// Prints a rejected case on standard error, one line per problem:
+// "rebound COMMAND: error: FILE: KEY MESSAGE".
+void print_case_error(const std::string& command, const cases::CaseError& error);
 
 // Output folder of a case: DIR from -o, else results/<case name>.
 std::string output_directory(const std::optional<std::string>& option,

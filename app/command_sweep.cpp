@@ -1,4 +1,4 @@
-// rebound sweep CASE --psi1 START:STOP:COUNT | --incidence ... | --friction ... [-o DIR]
+// rebound sweep CASE --psi1 START:STOP:COUNT | --incidence DEG... | --friction ... [-o DIR]
 //                    [--fem K [--level L] [--reference FILE] [--resume]]
 // The lumped sweep runs in the light `rebound`; with --fem the whole command is handed over to
 // rebound-fem, which adds FEM runs at K of the points (sweep_fem.csv) and the Psi2-Psi1 plot.
@@ -64,9 +64,16 @@ const char* const kSweepUsage =
 
 Runs the case's lumped model at COUNT evenly spaced values of one variable (the
 rest of the case unchanged: the normal speed is kept for --psi1, the approach
-speed for --incidence (radians), the velocity for --friction) on all cores, writes
-DIR/sweep.csv (default DIR: results/<case name>) and prints a table. This redraws
-seed 000 Figs. 5.13-5.20 and seed 003 Figs. F5.16-F5.23.
+speed for --incidence, the velocity for --friction) on all cores, writes
+DIR/sweep.csv (default DIR: results/<case name>; -o DIR, -o=DIR, --output DIR)
+and prints a table. This redraws seed 000 Figs. 5.13-5.20 and seed 003
+Figs. F5.16-F5.23.
+  --psi1        Maw's Psi1 (>= 0)
+  --incidence   incidence angle in DEGREES, in [0, 90) (there is no radian
+                form of this option); sweep.csv's sweep_incidence_angle and
+                incidence_angle columns are in radians, like every angle in
+                the outputs
+  --friction    Coulomb mu (>= 0)
 
 With --fem K (0 <= K <= COUNT) the FEM (as `rebound fem`, also under mpirun) then
 runs at K of the points, evenly spread (first and last included; K = 1: the middle
@@ -125,6 +132,20 @@ int command_sweep(const std::vector<std::string>& arguments) {
     }
   }
   if (given != 1) throw UsageError("needs exactly one of --psi1, --incidence, --friction");
+  // --incidence is in degrees; the sweep (and its CSV) works in radians.
+  const bool degrees = range.variable == lumped::SweepVariable::incidence_angle;
+  if (degrees) {
+    const std::string text = *args.option("--incidence");
+    for (const double end : {range.start, range.stop})
+      if (!(end >= 0 && end < 90))
+        throw UsageError("option --incidence is '" + text +
+                         "'; expected incidence angles in degrees in [0, 90)");
+    range.start *= M_PI / 180;
+    range.stop *= M_PI / 180;
+  }
+  // The swept value as shown on screen: degrees for the incidence.
+  const auto shown_value = [degrees](double value) { return degrees ? value * 180 / M_PI : value; };
+  const char* unit = degrees ? " (deg)" : "";
   const int threads = args.integer("--threads", 1, 256)
                           .value_or(std::max(1, int(std::thread::hardware_concurrency())));
   const cases::Case base = cases::load_case(args.case_file());
@@ -180,23 +201,28 @@ int command_sweep(const std::vector<std::string>& arguments) {
   int failures = 0;
   for (const auto& row : rows) failures += !row.error.empty();
   if (root && !quiet) {
-    std::printf("%s: %s sweep, %d points, model %s, %d threads\n", base.name.c_str(),
-                lumped::to_string(range.variable), range.count, base.lumped.model.c_str(), threads);
-    std::printf("  %12s %10s %10s %10s %12s %12s %s\n", lumped::to_string(range.variable), "Psi1",
-                "Psi2", "e", "gamma_t", "gamma_n", "phases");
+    std::printf("%s: %s sweep from %g to %g%s, %d points, model %s, %d threads\n",
+                base.name.c_str(), lumped::to_string(range.variable), shown_value(range.start),
+                shown_value(range.stop), degrees ? " degrees" : "", range.count,
+                base.lumped.model.c_str(), threads);
+    const std::string column =
+        std::string(degrees ? "incidence" : lumped::to_string(range.variable)) + unit;
+    std::printf("  %16s %10s %10s %10s %12s %12s %s\n", column.c_str(), "Psi1", "Psi2", "e",
+                "gamma_t", "gamma_n", "phases");
     const int shown = std::min(range.count, 25);
     for (int k = 0; k < shown; ++k) {
       const int i = shown == 1 ? 0 : int(std::lround(double(k) * (range.count - 1) / (shown - 1)));
       const auto& row = rows[i];
       if (!row.error.empty()) {
-        std::printf("  %12.6g  error: %s\n", row.value, row.error.c_str());
+        std::printf("  %16.6g  error: %s\n", shown_value(row.value), row.error.c_str());
         continue;
       }
-      std::printf("  %12.6g %10.5f %10.5f %10.6f %12.6g %12.6g %s\n", row.value, row.scalars[0],
-                  row.scalars[1], row.scalars[4], row.gamma_t, row.gamma_n, row.phases.c_str());
+      std::printf("  %16.6g %10.5f %10.5f %10.6f %12.6g %12.6g %s\n", shown_value(row.value),
+                  row.scalars[0], row.scalars[1], row.scalars[4], row.gamma_t, row.gamma_n,
+                  row.phases.c_str());
     }
     if (shown < range.count) std::printf("  (%d of %d rows shown)\n", shown, range.count);
-    std::printf("  written to %s\n", path.c_str());
+    std::printf("  written to %s%s\n", path.c_str(), degrees ? " (angles in radians)" : "");
     std::fflush(stdout);
   }
   if (root && failures > 0)

@@ -9,6 +9,7 @@ namespace rebound::app {
 
 using Command = int (*)(const std::vector<std::string>& arguments);
 
+int command_init(const std::vector<std::string>& arguments);
 int command_check(const std::vector<std::string>& arguments);
 int command_lumped(const std::vector<std::string>& arguments);
 int command_sweep(const std::vector<std::string>& arguments);

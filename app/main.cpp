@@ -6,6 +6,8 @@
 #include "app/cli.h"
 #include "app/commands.h"
 #include "cases/case.h"
+#include "cases/spelling.h"
+#include "rebound/git_commit.h"
 #include "rebound/version.h"
 #include "studies/errors.h"
 
@@ -19,6 +21,8 @@ struct Entry {
 
 const std::vector<Entry>& commands() {
   static const std::vector<Entry> table = {
+    {"init", "write a new case file, commented, with every default shown",
+     rebound::app::command_init},
     {"check", "validate case files and print their derived quantities",
      rebound::app::command_check},
 #ifdef REBOUND_HAVE_LUMPED_COMMAND
@@ -68,9 +72,10 @@ void print_help(std::ostream& out) {
   }
   out << "\nOptions:\n"
          "  --help      show this help\n"
-         "  --version   print the version\n\n"
-         "Case files are JSON (see cases/README.md). Outputs go to results/<case name>/ unless\n"
-         "-o DIR is given. Exit status: 0 ok, 2 bad input, 1 run failure, 130 interrupted.\n";
+         "  --version   print the version and the git commit it was built from\n\n"
+         "Case files are JSON with // comments (see cases/README.md; `rebound init` writes one).\n"
+         "Outputs go to results/<case name>/ unless -o DIR (--output DIR) is given.\n"
+         "Exit status: 0 ok, 2 bad input, 1 run failure, 130 interrupted.\n";
 }
 
 }  // namespace
@@ -87,7 +92,7 @@ int main(int argc, char** argv) {
     return 0;
   }
   if (first == "--version") {
-    std::cout << "rebound " REBOUND_VERSION "\n";
+    std::cout << "rebound " REBOUND_VERSION " (commit " REBOUND_GIT_COMMIT ")\n";
     return 0;
   }
   for (const auto& entry : commands()) {
@@ -104,7 +109,8 @@ int main(int argc, char** argv) {
     try {
       return entry.run({arguments.begin() + 1, arguments.end()});
     } catch (const rebound::cases::CaseError& error) {
-      std::cerr << "rebound " << first << ": error: " << error.what() << "\n";
+      std::cout.flush();
+      rebound::app::print_case_error(first, error);
       return 2;
     } catch (const rebound::studies::StudyInputError& error) {
       // Options a study cannot take (a level out of range, a results table of another case).
@@ -119,6 +125,14 @@ int main(int argc, char** argv) {
       std::cerr << "rebound " << first << ": run failed: " << error.what() << "\n";
       return 1;
     }
+  }
+  std::vector<std::string> names = {"help"};
+  for (const auto& entry : commands()) names.push_back(entry.name);
+  const std::string guess = rebound::cases::closest_word(first, names);
+  if (!guess.empty()) {
+    std::cerr << "rebound: unknown command '" << first << "' (did you mean '" << guess << "'?)\n"
+              << "Try 'rebound --help'.\n";
+    return 2;
   }
   std::cerr << "rebound: unknown command '" << first << "'\n";
   print_help(std::cerr);

@@ -6,6 +6,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace rebound::cases {
 
@@ -89,21 +90,43 @@ struct Case {
   nlohmann::json raw;  // the document as read, for provenance in outputs
 };
 
-// A rejected case description. what() names the file, the key path, the bad value and what
-// was expected.
+// One problem of a case description: the key path (e.g. "material.density", "<document>",
+// "<file>") and what is wrong with it, stating the bad value and what was expected.
+struct Problem {
+  std::string key;
+  std::string message;
+};
+
+// A rejected case description: every problem found in it (at least one). what() has one line
+// per problem, "FILE: KEY MESSAGE"; key() is the first problem's key.
 class CaseError : public std::runtime_error {
  public:
   CaseError(const std::string& file, const std::string& key, const std::string& problem);
+  CaseError(const std::string& file, std::vector<Problem> problems);
   const std::string& file() const { return file_; }
-  const std::string& key() const { return key_; }
+  const std::string& key() const { return problems_.front().key; }
+  const std::vector<Problem>& problems() const { return problems_; }
 
  private:
   std::string file_;
-  std::string key_;
+  std::vector<Problem> problems_;
 };
 
-// Read and validate a case file. Throws CaseError on any problem (unreadable file included).
+// Limits of what a case file may be (each rejection says so).
+constexpr std::size_t kMaxNameLength = 100;       // characters of "name" (a folder name)
+constexpr int kMaxNesting = 64;                   // depth of nested objects/arrays
+constexpr std::size_t kMaxFileBytes = 16u << 20;  // 16 MiB
+constexpr double kMaxCfl = 0.95;                  // fem.cfl (see cases/README.md)
+
+// Read and validate a case file (JSON; // and /* */ comments allowed). Throws CaseError listing
+// every problem found (an unreadable file, invalid JSON or a too deeply nested document stop at
+// that problem). Beyond the keys, the case must give finite derived quantities, a capsule must
+// touch the plane with its cap, and the FEM must be able to mesh the contact zone (what `rebound
+// mesh`/`fem` would reject is rejected here, for every command).
 Case load_case(const std::string& path);
+// True when the file is a JSON Schema (an object with "$schema" and "properties" or "$defs"),
+// such as cases/case.schema.json beside the shipped cases: `rebound check cases/*.json` skips it.
+bool is_json_schema_file(const std::string& path);
 // Validate a case given as JSON text; `source` names it in messages.
 Case parse_case(const std::string& text, const std::string& source = "<string>");
 Case parse_case(const nlohmann::json& document, const std::string& source);

@@ -27,6 +27,30 @@ double capsule_axis_angle(double radius, double length, double theta) {
   return theta + std::asin(radius * std::sin(theta) / (length / 2.0));
 }
 
+double capsule_theta_limit(double radius, double length) {
+  return std::atan(length / (2.0 * radius));
+}
+
+double capsule_theta_for_axis_angle(double radius, double length, double axis_angle) {
+  // phi(theta) = theta + asin(2R sin(theta)/L) rises monotonically from 0 to pi/2 on
+  // [0, capsule_theta_limit]: bisection to the last bit.
+  double low = 0, high = capsule_theta_limit(radius, length);
+  for (int i = 0; i < 200 && high - low > 0; ++i) {
+    const double middle = 0.5 * (low + high);
+    if (middle <= low || middle >= high) break;
+    (capsule_axis_angle(radius, length, middle) < axis_angle ? low : high) = middle;
+  }
+  return low;
+}
+
+double mesh_contact_radius_limit(double radius, double axis_angle) {
+  return radius * (0.5 * M_PI - std::abs(axis_angle)) / 6.0;
+}
+
+double body_axis_angle(const Body& body, double theta) {
+  return body.shape == Shape::capsule ? capsule_axis_angle(body.radius, body.length, theta) : 0.0;
+}
+
 MassProperties mass_properties(const Body& body, const Material& material, double theta) {
   MassProperties p;
   const double R = body.radius, rho = material.density;
@@ -231,6 +255,53 @@ Derived derive(const Case& c, const MassProperties& body) {
   d.force_scale = m * v * v / d.length_scale;
   d.hertz = hertz_scales(E, R, 1.0 / d.inverse_inertia(1, 1), c.impact.normal_speed);
   return d;
+}
+
+std::vector<DerivedValue> derived_values(const Case& c, const Derived& d) {
+  std::vector<DerivedValue> v = {
+      {"volume", "m^3", d.body.volume, true},
+      {"mass", "kg", d.body.mass, true},
+      {"radius of gyration", "m", d.body.radius_of_gyration, true},
+      {"|PG|", "m", d.body.contact_offset, false},
+      {"contact radius of curvature", "m", d.body.contact_radius, true},
+      {"effective mass m", "kg", d.effective_mass, true},
+      {"lambda", "", d.lambda, false},
+      {"theta", "rad", d.theta, false},
+      {"approach speed", "m/s", d.approach_speed, true},
+      {"tan(incidence angle)", "", std::tan(d.incidence_angle), false},
+      {"contact modulus E/(1-nu^2)", "Pa", d.contact_modulus, true},
+      {"chi", "", d.chi, false},
+      {"length scale eta", "m", d.length_scale, true},
+      {"time scale eta/v", "s", d.time_scale, true},
+      {"impulse scale m v", "N s", d.impulse_scale, true},
+      {"force scale m v^2/eta", "N", d.force_scale, true},
+      {"Hertz normal mass", "kg", d.hertz.normal_mass, true},
+      {"Hertz max compression", "m", d.hertz.max_compression, true},
+      {"Hertz contact duration", "s", d.hertz.duration, true},
+      {"Hertz peak force", "N", d.hertz.peak_force, true},
+      {"Hertz contact radius a_max", "m", d.hertz.contact_radius, true},
+  };
+  for (int i = 0; i < 3; ++i) {
+    v.push_back({"centre of mass", "m", d.body.centre_of_mass[i], false});
+    for (int j = 0; j < 3; ++j)
+      v.push_back({"central inertia", "kg m^2", d.body.central_inertia(i, j), false});
+  }
+  for (int i = 0; i < 2; ++i) {
+    v.push_back({"centre velocity", "m/s", d.centre_velocity[i], false});
+    v.push_back({"velocity of P", "m/s", d.contact_point_velocity[i], false});
+    for (int j = 0; j < 2; ++j)
+      v.push_back({"inverse inertia N", "1/kg", d.inverse_inertia(i, j), false});
+  }
+  // Kinetic energy at first touch, which every model's energy balance starts from.
+  const double energy = 0.5 * d.body.mass *
+                        (d.centre_velocity.squaredNorm() +
+                         d.body.radius_of_gyration * d.body.radius_of_gyration * d.spin * d.spin);
+  v.push_back({"kinetic energy", "J", energy, true});
+  // Psi1 is undefined (NaN) without friction, and the stick limit infinite when the contact
+  // always sticks; otherwise both are numbers.
+  if (c.contact.friction > 0) v.push_back({"Maw's Psi1", "", d.psi1, false});
+  if (!d.always_stick) v.push_back({"stick limit C", "", d.stick_limit, false});
+  return v;
 }
 
 Case without_lumped_overrides(Case c) {

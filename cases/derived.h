@@ -8,6 +8,8 @@
 #pragma once
 
 #include <Eigen/Dense>
+#include <cmath>
+#include <vector>
 
 #include "cases/case.h"
 
@@ -31,8 +33,26 @@ MassProperties mass_properties(const Body& body, const Material& material, doubl
 // of gyration about a transverse axis (seed 000 eq. 5.77), squared.
 double capsule_transverse_gyration_squared(double radius, double length);
 // Angle between the capsule axis and n when P is on a cap and PG makes angle theta with n
-// (seed 000 eq. 5.78).
+// (seed 000 eq. 5.78). Defined for |theta| < capsule_theta_limit(radius, length) only.
 double capsule_axis_angle(double radius, double length, double theta);
+// Largest |theta| at which the capsule touches the plane with its hemispherical cap:
+// atan(L / (2R)), where the axis lies parallel to the plane (|phi| = pi/2). Beyond it there is
+// no contact point on the cap (the asin of capsule_axis_angle has no solution there).
+double capsule_theta_limit(double radius, double length);
+// |theta| at which the capsule's axis makes the angle `axis_angle` (in [0, pi/2)) with n: the
+// inverse of capsule_axis_angle on [0, capsule_theta_limit).
+double capsule_theta_for_axis_angle(double radius, double length, double axis_angle);
+
+// The FEM mesh's geometric bounds (meshes::place_body and meshes::build_mesh check the same; the
+// case parser rejects a case beyond them, so that `rebound check` refuses what `rebound mesh`
+// and `rebound fem` would).
+// Largest |phi| of a capsule's axis from n for which the contact mesh is built.
+constexpr double kMeshMaxAxisAngle = 0.45 * M_PI;
+// Largest Hertz contact radius a_max for which the refined contact zone (3 a_max around P) stays
+// on the touching cap: 3 a_max <= R (pi/2 - |phi|) / 2; phi = 0 for a sphere (a_max <= pi R/12).
+double mesh_contact_radius_limit(double radius, double axis_angle);
+// The axis angle phi of the case's body (capsule_axis_angle for a capsule, 0 otherwise).
+double body_axis_angle(const Body& body, double theta);
 
 // Inverse inertia operator N (2x2, (t, n)) from the generalized-speed formulation
 // N = l^T m^-1 l (seed 000 eqs. 3.18-3.20, 3.44, 3.47) for a body of mass m_B, central radius
@@ -108,6 +128,17 @@ Derived derive(const Case& c, const MassProperties& body);
 // The case with its lumped lambda/theta overrides dropped, so that derive() uses the body's own
 // mass distribution (a pair compares the FE body with the same body in the lumped model).
 Case without_lumped_overrides(Case c);
+
+// Every derived quantity that must be a finite number (and, with `positive`, > 0) for an
+// accepted case: what the parser checks after reading the keys (extreme inputs such as E = 1e300
+// or a density of 1e-300 overflow or underflow them).
+struct DerivedValue {
+  const char* name;
+  const char* unit;
+  double value;
+  bool positive;  // must be > 0 (else >= 0 or any sign, finite)
+};
+std::vector<DerivedValue> derived_values(const Case& c, const Derived& d);
 
 // tan(alpha) above which a theta = 0 contact slips from first touch to separation, for a
 // tangential spring held on the cone |eps| = C (-delta_n) while slipping (slip ratio exactly mu,

@@ -1,38 +1,34 @@
-// Parser and validator of the case description. Every rejection names the file, the key path,
-// the offending value and what was expected; nothing required is ever defaulted.
+// Parser and validator of the case description. Every problem found is reported, one line each,
+// naming the file, the key path, the offending value and what was expected; nothing required is
+// ever defaulted. Each key is read in its own step: a problem ends that step only, so one run of
+// `rebound check` lists them all. A problem that makes later checks meaningless (no body, an
+// unknown shape, an unreadable number another check needs) skips the checks that depend on it.
+// Once every key is valid, the quantities derived from them are checked (a capsule touching with
+// its cap, finite mass properties and scales, a contact zone the FEM can mesh).
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
-#include <fstream>
+#include <cstring>
 #include <functional>
-#include <regex>
 #include <set>
 #include <sstream>
 #include <vector>
 
 #include "cases/case.h"
+#include "cases/derived.h"
+#include "cases/spelling.h"
 
 namespace rebound::cases {
 namespace {
 
 using json = nlohmann::json;
 
-std::size_t edit_distance(const std::string& a, const std::string& b) {
-  std::vector<std::size_t> row(b.size() + 1);
-  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    std::size_t diagonal = row[0];
-    row[0] = i;
-    for (std::size_t j = 1; j <= b.size(); ++j) {
-      const std::size_t above = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diagonal = above;
-    }
-  }
-  return row[b.size()];
-}
-
 std::string describe(const json& value) {
-  std::string text = value.dump();
+  std::string text = value.dump(-1, ' ', false, json::error_handler_t::replace);
   if (text.size() > 60) text = text.substr(0, 57) + "...";
   return text;
 }
@@ -46,33 +42,109 @@ std::string type_name(const json& value) {
   return "null";
 }
 
-// Reads one JSON object at a key path; remembers which keys were consumed so that any other
-// key can be rejected with a suggestion.
+// The shortest text that reads back as the same double (0.6, not 0.59999999999999998).
+std::string number_text(double value) {
+  return json(value).dump();
+}
+
+std::string short_number(double value) {
+  std::ostringstream text;
+  text.precision(6);
+  text << value;
+  return text.str();
+}
+
+std::string joined(const std::vector<std::string>& words, const char* separator) {
+  std::string list;
+  for (const auto& word : words) list += (list.empty() ? "" : separator) + word;
+  return list;
+}
+
+// A key as it appears in a key path: itself when it is a plain word, else JSON-quoted (spaces,
+// dots, control characters, invalid UTF-8 escaped) and cut to 60 characters, so that a problem
+// stays one readable line whatever the key.
+std::string display_key(const std::string& key) {
+  const bool plain =
+      !key.empty() && key.size() <= 60 && std::all_of(key.begin(), key.end(), [](char ch) {
+        return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_' || ch == '-' || ch == '$';
+      });
+  return plain ? key : describe(json(key));
+}
+
+// Thrown by Problems::stop to end the current step; never escapes parse_case.
+struct StepStopped {};
+
+// The problems found so far in one document.
+class Problems {
+ public:
+  explicit Problems(std::string file) : file_(std::move(file)) {}
+  const std::string& file() const { return file_; }
+  void add(const std::string& key, const std::string& message) {
+    list_.push_back({key.empty() ? "\"\"" : key, message});
+  }
+  // Records the problem and ends the current step.
+  [[noreturn]] void stop(const std::string& key, const std::string& message) {
+    add(key, message);
+    throw StepStopped{};
+  }
+  // Runs one step of the checks; a stop inside it ends that step only. True when the step found
+  // no problem.
+  bool step(const std::function<void()>& body) {
+    const std::size_t before = list_.size();
+    try {
+      body();
+    } catch (const StepStopped&) {
+    }
+    return list_.size() == before;
+  }
+  bool empty() const { return list_.empty(); }
+  [[noreturn]] void raise() const { throw CaseError(file_, list_); }
+
+ private:
+  std::string file_;
+  std::vector<Problem> list_;
+};
+
+// An angle read from KEY (radians) or KEY_deg (degrees).
+struct Angle {
+  double radians = 0;
+  std::string key;  // the key path given
+  bool degrees = false;
+  double given = 0;  // the value as written
+};
+
+// Reads one JSON object at a key path; records every key it does not know (with a suggestion)
+// and stops the current step at the first problem of a value it is asked for.
 class ObjectReader {
  public:
-  ObjectReader(const json& object, std::string path, std::string file,
+  ObjectReader(const json& object, std::string path, Problems& problems,
                std::vector<std::string> allowed)
-      : object_(object),
-        path_(std::move(path)),
-        file_(std::move(file)),
-        allowed_(std::move(allowed)) {
+      : object_(object), path_(std::move(path)), problems_(problems), allowed_(std::move(allowed)) {
     if (!object_.is_object())
-      fail(path_.empty() ? "<document>" : path_,
+      stop(path_.empty() ? "<document>" : path_,
            "is " + describe(object_) + " (" + type_name(object_) + "), expected a JSON object");
-    reject_unknown_keys();
+    for (const auto& item : object_.items()) {
+      if (std::find(allowed_.begin(), allowed_.end(), item.key()) != allowed_.end()) continue;
+      problems_.add(key_path(item.key()), "is not a known key" +
+                                              did_you_mean(item.key(), allowed_) +
+                                              "; known keys here: " + joined(allowed_, ", "));
+    }
   }
 
-  [[noreturn]] void fail(const std::string& key, const std::string& problem) const {
-    throw CaseError(file_, key, problem);
+  [[noreturn]] void stop(const std::string& key, const std::string& problem) const {
+    problems_.stop(key, problem);
   }
   std::string key_path(const std::string& key) const {
-    return path_.empty() ? key : path_ + "." + key;
+    return path_.empty() ? display_key(key) : path_ + "." + display_key(key);
   }
   bool has(const std::string& key) const { return object_.contains(key); }
   const json& at(const std::string& key) const { return object_.at(key); }
+  bool known(const std::string& key) const {
+    return std::find(allowed_.begin(), allowed_.end(), key) != allowed_.end();
+  }
 
-  double number(const std::string& key) const {
-    if (!has(key)) fail(key_path(key), "is missing; expected a number");
+  double number(const std::string& key, const std::string& expected = "a number") const {
+    if (!has(key)) stop(key_path(key), "is missing; expected " + expected);
     return as_number(key);
   }
   std::optional<double> optional_number(const std::string& key) const {
@@ -80,10 +152,10 @@ class ObjectReader {
     return as_number(key);
   }
   std::string string(const std::string& key) const {
-    if (!has(key)) fail(key_path(key), "is missing; expected a string");
+    if (!has(key)) stop(key_path(key), "is missing; expected a string");
     const json& value = object_.at(key);
     if (!value.is_string())
-      fail(key_path(key),
+      stop(key_path(key),
            "is " + describe(value) + " (" + type_name(value) + "), expected a string");
     return value.get<std::string>();
   }
@@ -94,8 +166,8 @@ class ObjectReader {
     if (std::find(choices.begin(), choices.end(), value) == choices.end()) {
       std::string list;
       for (const auto& c : choices) list += (list.empty() ? "" : " | ") + ("\"" + c + "\"");
-      fail(key_path(key),
-           "is \"" + value + "\"; expected one of " + list + suggestion(value, choices));
+      stop(key_path(key), "is " + describe(object_.at(key)) + "; expected one of " + list +
+                              did_you_mean(value, choices));
     }
     return value;
   }
@@ -103,7 +175,7 @@ class ObjectReader {
     if (!has(key)) return fallback;
     const double value = as_number(key);
     if (value != std::floor(value) || value < low || value > high)
-      fail(key_path(key), "is " + describe(object_.at(key)) + "; expected an integer in [" +
+      stop(key_path(key), "is " + describe(object_.at(key)) + "; expected an integer in [" +
                               std::to_string(low) + ", " + std::to_string(high) + "]");
     return static_cast<int>(value);
   }
@@ -111,58 +183,610 @@ class ObjectReader {
     if (!has(key)) return fallback;
     const json& value = object_.at(key);
     if (!value.is_boolean())
-      fail(key_path(key),
+      stop(key_path(key),
            "is " + describe(value) + " (" + type_name(value) + "), expected true or false");
     return value.get<bool>();
   }
   // Range check with a human-readable statement of the expectation.
   void require(const std::string& key, double value, bool ok, const std::string& expected) const {
-    if (!ok) {
-      std::ostringstream text;
-      text.precision(17);
-      text << "is " << value << "; expected " << expected;
-      fail(key_path(key), text.str());
-    }
+    if (!ok) stop(key_path(key), "is " + number_text(value) + "; expected " + expected);
   }
 
-  static std::string suggestion(const std::string& word, const std::vector<std::string>& options) {
-    std::string best;
-    std::size_t best_distance = std::numeric_limits<std::size_t>::max();
-    for (const auto& option : options) {
-      const std::size_t d = edit_distance(word, option);
-      if (d < best_distance) best_distance = d, best = option;
+  // An angle in radians at `key` or in degrees at `key`_deg (one of them), with |angle| < 90
+  // degrees (`non_negative`: in [0, 90) degrees). Empty when neither key is given.
+  std::optional<Angle> angle(const std::string& key, bool non_negative) const {
+    const std::string key_deg = key + "_deg";
+    if (has(key) && has(key_deg))
+      stop(key_path(key), "and " + key_path(key_deg) +
+                              " are both given; expected one of them (radians or degrees)");
+    if (!has(key) && !has(key_deg)) return std::nullopt;
+    Angle a;
+    a.degrees = has(key_deg);
+    a.key = key_path(a.degrees ? key_deg : key);
+    a.given = as_number(a.degrees ? key_deg : key);
+    const double right = a.degrees ? 90.0 : M_PI / 2;
+    const auto inside = [non_negative](double value, double limit) {
+      return non_negative ? value >= 0 && value < limit : std::abs(value) < limit;
+    };
+    if (!inside(a.given, right)) {
+      std::string expected =
+          non_negative ? (a.degrees ? "an angle in [0, 90) degrees" : "an angle in [0, pi/2) rad")
+                       : "|" + key + "| < " + (a.degrees ? "90 degrees" : "pi/2 rad");
+      // 30 given as radians is far more likely 30 degrees than 30 rad.
+      if (!a.degrees && inside(a.given, 90.0)) expected += " (did you mean " + key_deg + "?)";
+      stop(a.key, "is " + number_text(a.given) + "; expected " + expected);
     }
-    if (best.empty() || best_distance > std::max<std::size_t>(2, word.size() / 3)) return "";
-    return " (did you mean \"" + best + "\"?)";
+    a.radians = a.degrees ? a.given * (M_PI / 180.0) : a.given;
+    return a;
   }
 
  private:
   double as_number(const std::string& key) const {
     const json& value = object_.at(key);
     if (!value.is_number())
-      fail(key_path(key),
+      stop(key_path(key),
            "is " + describe(value) + " (" + type_name(value) + "), expected a number");
     const double number = value.get<double>();
-    if (!std::isfinite(number)) fail(key_path(key), "is not a finite number");
+    if (!std::isfinite(number)) stop(key_path(key), "is not a finite number");
     return number;
-  }
-  void reject_unknown_keys() const {
-    for (const auto& item : object_.items()) {
-      if (std::find(allowed_.begin(), allowed_.end(), item.key()) != allowed_.end()) continue;
-      std::string list;
-      for (const auto& a : allowed_) list += (list.empty() ? "" : ", ") + a;
-      fail(key_path(item.key()),
-           "is not a known key" + suggestion(item.key(), allowed_) + "; known keys here: " + list);
-    }
   }
 
   const json& object_;
   std::string path_;
-  std::string file_;
+  Problems& problems_;
   std::vector<std::string> allowed_;
 };
 
 const std::vector<std::string> kShapes = {"sphere", "capsule", "disc", "shell", "hoop", "custom"};
+const std::vector<std::string> kBodyKeys = {
+    "shape",     "radius", "diameter",           "length",
+    "thickness", "mass",   "radius_of_gyration", "contact_offset"};
+
+// Which keys the file used where a quantity has two spellings (for messages about derived
+// quantities), and the numbers the derived quantities follow from.
+struct Spelling {
+  std::string radius = "body.radius";
+  std::optional<Angle> theta;                 // impact.theta / impact.theta_deg, when given
+  std::string speed = "impact.normal_speed";  // impact.speed or impact.normal_speed
+  double speed_given = 0;                     // its value
+  struct Input {
+    std::string key;
+    double value;
+    double typical;  // usual magnitude in SI (for naming the input that made a quantity overflow)
+  };
+  std::vector<Input> inputs;
+};
+
+// The name: it becomes a folder name (results/<name>/), so a short word of safe characters.
+void check_name(const ObjectReader& top, const std::string& name) {
+  const bool safe = !name.empty() && std::all_of(name.begin(), name.end(), [](char ch) {
+    return (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') || ch == '.' || ch == '_' ||
+           ch == '-';
+  });
+  if (!safe)
+    top.stop("name", "is " + describe(json(name)) +
+                         "; expected lower-case letters, digits, '.', '_' or '-' only "
+                         "(it names the output folder)");
+  if (name.size() > kMaxNameLength)
+    top.stop("name", "is " + std::to_string(name.size()) + " characters long; expected at most " +
+                         std::to_string(kMaxNameLength) +
+                         " (it names the output folder, and a file name has a length limit)");
+  if (name == "." || name == "..")
+    top.stop("name", "is \"" + name + "\"; expected a folder name, not a path");
+}
+
+// body: returns false when the body could not be read (the checks that need it are skipped).
+bool read_body(const ObjectReader& top, Problems& problems, Body& body, Spelling& spelling) {
+  return problems.step([&] {
+    if (!top.has("body"))
+      top.stop("body", "is missing; expected an object with \"shape\" and \"radius\"");
+    const ObjectReader probe(top.at("body"), "body", problems, kBodyKeys);
+    // The shape decides which keys are allowed; without it nothing else can be checked.
+    const std::string shape = probe.choice("shape", kShapes, std::nullopt);
+    std::vector<std::string> allowed = {"shape", "radius", "diameter"};
+    if (shape == "sphere") body.shape = Shape::sphere;
+    if (shape == "capsule") body.shape = Shape::capsule, allowed.push_back("length");
+    if (shape == "disc") body.shape = Shape::disc, allowed.push_back("thickness");
+    if (shape == "shell") body.shape = Shape::shell, allowed.push_back("thickness");
+    if (shape == "hoop") body.shape = Shape::hoop, allowed.push_back("thickness");
+    if (shape == "custom") {
+      body.shape = Shape::custom;
+      allowed.insert(allowed.end(), {"mass", "radius_of_gyration", "contact_offset"});
+    }
+    for (const auto& item : top.at("body").items())
+      if (probe.known(item.key()) &&
+          std::find(allowed.begin(), allowed.end(), item.key()) == allowed.end())
+        problems.add("body." + item.key(), "is not used by shape \"" + shape +
+                                               "\"; keys for this shape: " + joined(allowed, ", "));
+    const bool radius_ok = problems.step([&] {
+      const bool radius = probe.has("radius"), diameter = probe.has("diameter");
+      if (radius && diameter)
+        probe.stop("body.radius",
+                   "and body.diameter are both given; expected one of them (diameter = 2 radius)");
+      if (!radius && !diameter)
+        probe.stop("body.radius", "is missing; expected a radius > 0 m (or body.diameter)");
+      if (diameter) {
+        const double d = probe.number("diameter");
+        probe.require("diameter", d, d > 0, "a diameter > 0 m");
+        body.radius = d / 2;
+        spelling.radius = "body.diameter";
+        spelling.inputs.push_back({"body.diameter", d, 1e-2});
+      } else {
+        body.radius = probe.number("radius");
+        probe.require("radius", body.radius, body.radius > 0, "a radius > 0 m");
+        spelling.inputs.push_back({"body.radius", body.radius, 1e-2});
+      }
+    });
+    if (body.shape == Shape::capsule)
+      problems.step([&] {
+        body.length = probe.number("length", "the cylinder length > 0 m between the cap centres");
+        probe.require("length", body.length, body.length > 0,
+                      "a cylinder length > 0 m between the cap centres");
+        spelling.inputs.push_back({"body.length", body.length, 1e-2});
+      });
+    if (body.shape == Shape::disc || body.shape == Shape::shell || body.shape == Shape::hoop)
+      problems.step([&] {
+        body.thickness = probe.number("thickness", "a thickness > 0 m");
+        probe.require("thickness", body.thickness, body.thickness > 0, "a thickness > 0 m");
+        spelling.inputs.push_back({"body.thickness", body.thickness, 1e-2});
+        if (!radius_ok) return;
+        if (body.shape == Shape::shell)
+          probe.require("thickness", body.thickness, body.thickness < body.radius,
+                        "a wall thickness below the radius " + short_number(body.radius) + " m");
+        if (body.shape == Shape::hoop)
+          probe.require("thickness", body.thickness, body.thickness < 2 * body.radius,
+                        "a wire diameter below the hoop's outer diameter " +
+                            short_number(2 * body.radius) + " m");
+      });
+    if (body.shape == Shape::custom) {
+      problems.step([&] {
+        body.mass = probe.number("mass", "a mass > 0 kg");
+        probe.require("mass", body.mass, body.mass > 0, "a mass > 0 kg");
+        spelling.inputs.push_back({"body.mass", body.mass, 1.0});
+      });
+      problems.step([&] {
+        body.radius_of_gyration =
+            probe.number("radius_of_gyration", "a central radius of gyration > 0 m");
+        probe.require("radius_of_gyration", body.radius_of_gyration, body.radius_of_gyration > 0,
+                      "a central radius of gyration > 0 m");
+        spelling.inputs.push_back({"body.radius_of_gyration", body.radius_of_gyration, 1e-2});
+      });
+      problems.step([&] {
+        body.contact_offset = probe.number("contact_offset", "the distance |PG| >= 0 m");
+        probe.require("contact_offset", body.contact_offset, body.contact_offset >= 0,
+                      "a distance |PG| >= 0 m");
+        if (body.contact_offset > 0)
+          spelling.inputs.push_back({"body.contact_offset", body.contact_offset, 1e-2});
+      });
+    }
+  });
+}
+
+void read_impact(const ObjectReader& top, Problems& problems, Case& result, bool body_ok,
+                 bool material_ok, bool friction_ok, Spelling& spelling) {
+  if (!top.has("impact"))
+    top.stop("impact", "is missing; expected the velocity of P at first touch");
+  const ObjectReader impact(
+      top.at("impact"), "impact", problems,
+      {"theta", "theta_deg", "speed", "incidence_angle", "incidence_angle_deg", "normal_speed",
+       "tangential_speed", "psi1", "spin"});
+  Impact& i = result.impact;
+  const Body& body = result.body;
+  problems.step([&] {
+    spelling.theta = impact.angle("theta", false);
+    if (spelling.theta) i.theta = spelling.theta->radians;
+    if (!body_ok) return;  // whether theta is needed depends on the shape
+    const std::string key = spelling.theta ? spelling.theta->key : "impact.theta";
+    const std::string shape = to_string(body.shape);
+    if (body.shape == Shape::capsule && !spelling.theta)
+      impact.stop("impact.theta",
+                  "is missing; a capsule needs the angle between PG and n (rad, "
+                  "or impact.theta_deg in degrees)");
+    if (body.shape == Shape::custom && body.contact_offset > 0 && !spelling.theta)
+      impact.stop("impact.theta",
+                  "is missing; a custom body with body.contact_offset > 0 needs the angle "
+                  "between PG and n (rad, or impact.theta_deg in degrees)");
+    if (!spelling.theta || i.theta == 0.0) return;
+    if (body.shape == Shape::sphere || body.shape == Shape::shell)
+      impact.stop(key, "is " + number_text(spelling.theta->given) + "; expected 0 for a " + shape +
+                           " (its centre lies on the normal through P; the key may be left out)");
+    if (body.shape == Shape::disc || body.shape == Shape::hoop)
+      impact.stop(key, "is " + number_text(spelling.theta->given) + "; expected 0 for a " + shape +
+                           " struck on its rim (its centre lies on the normal through P; the key "
+                           "may be left out)");
+    if (body.shape == Shape::custom && body.contact_offset == 0)
+      impact.stop(key, "is " + number_text(spelling.theta->given) +
+                           "; expected 0 when body.contact_offset is 0");
+  });
+
+  const bool speed_form =
+      impact.has("speed") || impact.has("incidence_angle") || impact.has("incidence_angle_deg");
+  const bool components_form = impact.has("tangential_speed");
+  const bool psi_form = impact.has("psi1");
+  const std::string forms_text =
+      "exactly one velocity form: {\"speed\", \"incidence_angle\" (rad) or "
+      "\"incidence_angle_deg\"} | {\"normal_speed\", \"tangential_speed\"} | {\"normal_speed\", "
+      "\"psi1\"}";
+  problems.step([&] {
+    const int forms = int(speed_form) + int(components_form) + int(psi_form);
+    if (forms == 0)
+      impact.stop("impact", impact.has("normal_speed")
+                                ? "has \"normal_speed\" alone; expected " + forms_text
+                                : "has no velocity; expected " + forms_text);
+    if (forms > 1) {
+      std::string given;
+      for (const char* key : {"speed", "incidence_angle", "incidence_angle_deg", "normal_speed",
+                              "tangential_speed", "psi1"})
+        if (impact.has(key)) given += (given.empty() ? "" : ", ") + std::string(key);
+      impact.stop("impact", "mixes velocity forms (" + given + "); expected " + forms_text);
+    }
+    if (speed_form) {
+      if (impact.has("normal_speed"))
+        impact.stop(
+            "impact.normal_speed",
+            "cannot be combined with \"speed\"/\"incidence_angle\"; expected " + forms_text);
+      double speed = 0;
+      std::optional<Angle> alpha;
+      const bool speed_ok = problems.step([&] {
+        speed = impact.number("speed", "the approach speed of P > 0 m/s");
+        impact.require("speed", speed, speed > 0, "an approach speed of P > 0 m/s");
+      });
+      const bool alpha_ok = problems.step([&] {
+        alpha = impact.angle("incidence_angle", true);
+        if (!alpha)
+          impact.stop("impact.incidence_angle",
+                      "is missing; expected the incidence angle in [0, pi/2) rad (or "
+                      "impact.incidence_angle_deg in [0, 90) degrees)");
+      });
+      if (!speed_ok || !alpha_ok) return;
+      i.normal_speed = speed * std::cos(alpha->radians);
+      i.tangential_speed = speed * std::sin(alpha->radians);
+      i.velocity_form = "speed";
+      spelling.speed = "impact.speed";
+      spelling.speed_given = speed;
+      spelling.inputs.push_back({"impact.speed", speed, 1.0});
+      return;
+    }
+    const bool normal_ok = problems.step([&] {
+      i.normal_speed = impact.number("normal_speed", "the normal approach speed of P > 0 m/s");
+      impact.require("normal_speed", i.normal_speed, i.normal_speed > 0,
+                     "the normal approach speed of P > 0 m/s (v_n = -normal_speed)");
+      spelling.speed_given = i.normal_speed;
+      spelling.inputs.push_back({"impact.normal_speed", i.normal_speed, 1.0});
+    });
+    if (components_form) {
+      i.tangential_speed = impact.number("tangential_speed");
+      impact.require("tangential_speed", i.tangential_speed, i.tangential_speed >= 0,
+                     "v_t >= 0 m/s (the incidence angle lies in [0, pi/2); use theta's sign "
+                     "for the mirrored configuration)");
+      i.velocity_form = "components";
+      if (i.tangential_speed > 0)
+        spelling.inputs.push_back({"impact.tangential_speed", i.tangential_speed, 1.0});
+    } else {
+      const double psi1 = impact.number("psi1");
+      impact.require("psi1", psi1, psi1 >= 0, "Psi1 >= 0");
+      if (!friction_ok || !material_ok || !normal_ok) return;
+      if (result.contact.friction <= 0)
+        impact.stop("impact.psi1",
+                    "needs contact.friction > 0 (Psi1 = 2(1-nu)/(mu(2-nu)) tan "
+                    "alpha is undefined for mu = 0); give tangential_speed instead");
+      const double tan_alpha =
+          psi1 / psi_scale(result.material.poisson_ratio, result.contact.friction);
+      i.tangential_speed = i.normal_speed * tan_alpha;
+      i.velocity_form = "psi1";
+      if (psi1 > 0) spelling.inputs.push_back({"impact.psi1", psi1, 1.0});
+    }
+  });
+  problems.step([&] {
+    if (auto spin = impact.optional_number("spin")) i.spin = *spin;
+    if (i.spin != 0) spelling.inputs.push_back({"impact.spin", i.spin, 10.0});
+  });
+}
+
+void read_lumped(const ObjectReader& top, Problems& problems, LumpedOptions& o) {
+  const ObjectReader lumped(top.at("lumped"), "lumped", problems,
+                            {"model", "normal_law", "lambda", "theta", "theta_deg", "restitution",
+                             "impulse_ratio", "relative_tolerance", "euler_step", "frames",
+                             "springs", "cells", "time_steps", "dundurs_coupling"});
+  const bool model_ok = problems.step([&] {
+    o.model = lumped.choice("model",
+                            {"lai", "uncoupled", "uncoupled-euler", "mdr", "halfspace", "newton",
+                             "poisson", "stronge", "smith", "brach"},
+                            std::string("lai"));
+  });
+  const bool law_ok = problems.step([&] {
+    o.normal_law = lumped.choice(
+        "normal_law", {"hertz", "hunt-crossley", "lankarani-nikravesh", "flores", "michalczyk"},
+        std::string("hertz"));
+  });
+  problems.step([&] {
+    o.lambda = lumped.optional_number("lambda");
+    if (o.lambda)
+      lumped.require("lambda", *o.lambda, *o.lambda >= 0 && *o.lambda < 1, "lambda in [0, 1)");
+  });
+  problems.step([&] {
+    if (const auto theta = lumped.angle("theta", false)) o.theta = theta->radians;
+  });
+  const bool restitution_ok = problems.step([&] {
+    o.restitution = lumped.optional_number("restitution");
+    if (o.restitution)
+      lumped.require("restitution", *o.restitution, *o.restitution > 0 && *o.restitution <= 1,
+                     "a coefficient of restitution in (0, 1]");
+  });
+  const bool ratio_ok = problems.step([&] {
+    o.impulse_ratio = lumped.optional_number("impulse_ratio");
+    if (o.impulse_ratio)
+      lumped.require("impulse_ratio", *o.impulse_ratio, *o.impulse_ratio >= 0,
+                     "an impulse ratio >= 0");
+  });
+  problems.step([&] {
+    if (auto rtol = lumped.optional_number("relative_tolerance")) {
+      lumped.require("relative_tolerance", *rtol, *rtol >= 1e-13 && *rtol <= 1e-2,
+                     "a relative tolerance in [1e-13, 1e-2]");
+      o.relative_tolerance = *rtol;
+    }
+  });
+  problems.step([&] {
+    if (auto h = lumped.optional_number("euler_step")) {
+      lumped.require("euler_step", *h, *h > 0 && *h <= 0.1,
+                     "a non-dimensional Euler step in (0, 0.1]");
+      o.euler_step = *h;
+    }
+  });
+  problems.step([&] { o.frames = lumped.integer("frames", o.frames, 1, 10000); });
+  problems.step([&] { o.springs = lumped.integer("springs", o.springs, 8, 100000); });
+  problems.step([&] { o.cells = lumped.integer("cells", o.cells, 4, 256); });
+  problems.step([&] { o.time_steps = lumped.integer("time_steps", o.time_steps, 10, 100000); });
+  problems.step(
+      [&] { o.dundurs_coupling = lumped.boolean("dundurs_coupling", o.dundurs_coupling); });
+  if (!model_ok) return;
+  // Keys of one model only: given for another model they would be silently ignored.
+  for (const auto& [key, model] :
+       {std::pair{"springs", "mdr"}, std::pair{"cells", "halfspace"},
+        std::pair{"time_steps", "halfspace"}, std::pair{"dundurs_coupling", "halfspace"}})
+    if (lumped.has(key) && o.model != model)
+      problems.add(std::string("lumped.") + key, std::string("is an option of model \"") + model +
+                                                     "\", but the model is \"" + o.model + "\"");
+  if (!law_ok) return;
+  problems.step([&] {
+    if ((o.model == "mdr" || o.model == "halfspace") && o.normal_law != "hertz")
+      lumped.stop("lumped.normal_law", "is \"" + o.normal_law + "\" but model \"" + o.model +
+                                           "\" has the elastic (Hertz) contact of the body; "
+                                           "expected \"hertz\"");
+    const bool dissipative = o.normal_law != "hertz";
+    const bool rigid = o.model != "lai" && o.model != "uncoupled" && o.model != "uncoupled-euler" &&
+                       o.model != "mdr" && o.model != "halfspace";
+    if (dissipative && rigid)
+      lumped.stop("lumped.normal_law", "is \"" + o.normal_law + "\" but model \"" + o.model +
+                                           "\" is a rigid-body law without a normal spring; "
+                                           "expected \"hertz\" or a compliant model");
+    const bool needs_restitution = dissipative || o.model == "newton" || o.model == "poisson" ||
+                                   o.model == "stronge" || o.model == "smith" || o.model == "brach";
+    if (needs_restitution && !o.restitution && restitution_ok)
+      lumped.stop("lumped.restitution", "is missing; model \"" + o.model + "\" with normal_law \"" +
+                                            o.normal_law +
+                                            "\" needs a prescribed coefficient in (0, 1]");
+    if (o.model == "brach" && !o.impulse_ratio && ratio_ok)
+      lumped.stop("lumped.impulse_ratio",
+                  "is missing; model \"brach\" needs the ratio of "
+                  "tangential to normal impulse (>= 0)");
+  });
+}
+
+void read_fem(const ObjectReader& top, Problems& problems, FemOptions& o) {
+  const ObjectReader fem(
+      top.at("fem"), "fem", problems,
+      {"degree", "refinement", "contact_resolution", "cfl", "end_time", "frames"});
+  problems.step([&] { o.degree = fem.integer("degree", o.degree, 1, 2); });
+  problems.step([&] { o.refinement = fem.integer("refinement", o.refinement, 0, 8); });
+  problems.step([&] {
+    if (auto r = fem.optional_number("contact_resolution")) {
+      fem.require("contact_resolution", *r, *r >= 1 && *r <= 64,
+                  "elements per contact radius in [1, 64]");
+      o.contact_resolution = *r;
+    }
+  });
+  problems.step([&] {
+    if (auto c = fem.optional_number("cfl")) {
+      fem.require("cfl", *c, *c > 0 && *c <= kMaxCfl,
+                  "a CFL factor in (0, " + short_number(kMaxCfl) +
+                      "] (the FEM's time step is cfl times its estimate of the stability limit "
+                      "of central differences, an estimate from below: cfl = 1 is unstable)");
+      o.cfl = *c;
+    }
+  });
+  problems.step([&] {
+    if (auto t = fem.optional_number("end_time")) {
+      fem.require("end_time", *t, *t > 0, "an end time > 0 s");
+      o.end_time = *t;
+    }
+  });
+  problems.step([&] { o.frames = fem.integer("frames", o.frames, 1, 100000); });
+}
+
+// A value of `key` as the user wrote it (degrees for a _deg key).
+std::string angle_text(const Angle& a, double radians) {
+  return a.degrees ? short_number(radians * 180.0 / M_PI) + " degrees"
+                   : short_number(radians) + " rad";
+}
+
+// The derived quantities, once every key is valid: a capsule that touches with its cap, finite
+// quantities, a contact zone the FEM can mesh.
+void check_derived(const Case& c, const Spelling& spelling, Problems& problems) {
+  const Body& body = c.body;
+  if (body.shape == Shape::capsule) {
+    const Angle& theta = *spelling.theta;  // required for a capsule
+    const double cap = capsule_theta_limit(body.radius, body.length);
+    const std::string geometry =
+        "for " + spelling.radius + " " +
+        short_number(spelling.radius == "body.diameter" ? 2 * body.radius : body.radius) +
+        " m and body.length " + short_number(body.length) + " m";
+    if (!(std::abs(c.impact.theta) < cap))
+      problems.stop(theta.key,
+                    "is " + number_text(theta.given) + "; expected |theta| < atan(L/(2R)) = " +
+                        angle_text(theta, cap) + " " + geometry +
+                        ": beyond it the capsule touches the plane with its cylinder, not with a "
+                        "cap (no contact point P on a cap; a smaller radius or a longer body "
+                        "allows a larger angle)");
+    const double mesh = capsule_theta_for_axis_angle(body.radius, body.length, kMeshMaxAxisAngle);
+    if (!(std::abs(c.impact.theta) < mesh))
+      problems.stop(theta.key, "is " + number_text(theta.given) + "; expected |theta| < " +
+                                   angle_text(theta, mesh) + " " + geometry +
+                                   ": the capsule's axis must make less than 0.45 pi (81 "
+                                   "degrees) with n for the FEM's contact mesh");
+  }
+
+  const Derived d = derive(c);
+  for (const DerivedValue& v : derived_values(c, d)) {
+    if (std::isfinite(v.value) && (!v.positive || v.value > 0)) continue;
+    // Name the input farthest from its usual magnitude (the one that overflowed or underflowed
+    // the quantity) and list the others.
+    const Spelling::Input* worst = nullptr;
+    double distance = -1;
+    std::vector<std::string> keys;
+    for (const auto& input : spelling.inputs) {
+      keys.push_back(input.key);
+      const double from_usual = std::abs(std::log10(std::abs(input.value) / input.typical));
+      if (from_usual > distance) distance = from_usual, worst = &input;
+    }
+    const std::string key = worst ? worst->key : "<document>";
+    problems.stop(key, (worst ? "is " + number_text(worst->value) + ": with it the " : "gives ") +
+                           std::string(v.name) + " comes out as " + short_number(v.value) +
+                           (*v.unit ? std::string(" ") + v.unit : "") +
+                           (v.positive ? ", not a finite number > 0" : ", not a finite number") +
+                           " (from " + joined(keys, ", ") +
+                           "); expected values whose derived quantities are finite");
+  }
+
+  const double phi = body_axis_angle(body, c.impact.theta);
+  const double limit = mesh_contact_radius_limit(body.radius, phi);
+  const double a = d.hertz.contact_radius;
+  if (a > limit) {
+    // a_max grows as v_n^(2/5) (Hertz): the normal speed at which a_max reaches the limit.
+    const double scale = std::pow(limit / a, 2.5);
+    problems.stop(spelling.speed,
+                  "is " + number_text(spelling.speed_given) + "; expected at most " +
+                      short_number(spelling.speed_given * scale) +
+                      " m/s for this body and material: the Hertz contact radius a_max = " +
+                      short_number(a) + " m exceeds " + short_number(limit) +
+                      " m = R (pi/2 - |phi|)/6, the largest contact zone (3 a_max around P) the "
+                      "FEM can mesh on the touching cap; beyond it Hertz's small-contact "
+                      "assumption a_max << R fails for every model");
+  }
+}
+
+void read_document(const json& document, Problems& problems, Case& result) {
+  const ObjectReader top(document, "", problems,
+                         {"$schema", "name", "description", "body", "material", "target", "contact",
+                          "impact", "lumped", "fem"});
+  Spelling spelling;
+
+  // "$schema": the schema an editor validates the file with (e.g. cases/case.schema.json).
+  problems.step([&] {
+    if (top.has("$schema")) top.string("$schema");
+  });
+
+  problems.step([&] {
+    result.name = top.string("name");
+    check_name(top, result.name);
+  });
+  problems.step([&] {
+    if (top.has("description")) result.description = top.string("description");
+  });
+
+  const bool body_ok = read_body(top, problems, result.body, spelling);
+
+  bool nu_ok = false;
+  const bool material_ok = problems.step([&] {
+    if (!top.has("material"))
+      top.stop("material",
+               "is missing; expected {\"young_modulus\", \"poisson_ratio\", \"density\"}");
+    const ObjectReader material(top.at("material"), "material", problems,
+                                {"young_modulus", "poisson_ratio", "density"});
+    Material& m = result.material;
+    problems.step([&] {
+      m.young_modulus = material.number("young_modulus", "Young's modulus E > 0 Pa");
+      material.require("young_modulus", m.young_modulus, m.young_modulus > 0, "E > 0 Pa");
+      spelling.inputs.push_back({"material.young_modulus", m.young_modulus, 1e10});
+    });
+    nu_ok = problems.step([&] {
+      m.poisson_ratio = material.number("poisson_ratio", "a Poisson ratio in (-1, 0.5)");
+      material.require("poisson_ratio", m.poisson_ratio,
+                       m.poisson_ratio > -1 && m.poisson_ratio < 0.5,
+                       "a Poisson ratio in (-1, 0.5)");
+    });
+    problems.step([&] {
+      m.density = material.number("density", "a density > 0 kg/m^3");
+      material.require("density", m.density, m.density > 0, "a density > 0 kg/m^3");
+      spelling.inputs.push_back({"material.density", m.density, 3e3});
+    });
+  });
+
+  problems.step([&] {
+    if (!top.has("target")) return;
+    const ObjectReader target(top.at("target"), "target", problems, {"type"});
+    result.target = target.choice("type", {"rigid_plane"}, std::string("rigid_plane"));
+  });
+
+  const bool friction_ok = problems.step([&] {
+    if (!top.has("contact")) top.stop("contact", "is missing; expected {\"friction\": mu}");
+    const ObjectReader contact(top.at("contact"), "contact", problems, {"friction"});
+    result.contact.friction = contact.number("friction", "a Coulomb friction coefficient >= 0");
+    contact.require("friction", result.contact.friction, result.contact.friction >= 0,
+                    "a Coulomb friction coefficient >= 0");
+    if (result.contact.friction > 0)
+      spelling.inputs.push_back({"contact.friction", result.contact.friction, 0.3});
+  });
+
+  problems.step([&] {
+    read_impact(top, problems, result, body_ok, material_ok && nu_ok, friction_ok, spelling);
+  });
+  problems.step([&] {
+    if (top.has("lumped")) read_lumped(top, problems, result.lumped);
+  });
+  problems.step([&] {
+    if (top.has("fem")) read_fem(top, problems, result.fem);
+  });
+
+  if (problems.empty()) problems.step([&] { check_derived(result, spelling, problems); });
+}
+
+// Depth of nested objects/arrays, without recursion (a hostile document may be deeper than the
+// stack), stopping once it exceeds `limit`.
+int nesting_depth(const json& document, int limit) {
+  std::vector<std::pair<const json*, int>> stack = {{&document, 1}};
+  int deepest = 0;
+  while (!stack.empty()) {
+    const auto [value, depth] = stack.back();
+    stack.pop_back();
+    if (!value->is_structured()) continue;
+    deepest = std::max(deepest, depth);
+    if (deepest > limit) return deepest;
+    for (const auto& child : *value) stack.emplace_back(&child, depth + 1);
+  }
+  return deepest;
+}
+
+std::string too_deep() {
+  return "nests objects and arrays more than " + std::to_string(kMaxNesting) +
+         " levels deep; expected a case description (3 levels)";
+}
+
+Case parse_document(const json& document, const std::string& file, Problems& problems) {
+  if (nesting_depth(document, kMaxNesting) > kMaxNesting)
+    throw CaseError(file, "<document>", too_deep());
+  Case result;
+  result.source = file;
+  problems.step([&] { read_document(document, problems, result); });
+  if (!problems.empty()) problems.raise();
+  result.raw = document;
+  return result;
+}
+
+// Thrown by the parse callback when the document nests too deeply.
+struct TooDeep {
+  std::string key;
+};
 
 }  // namespace
 
@@ -184,10 +808,28 @@ const char* to_string(Shape shape) {
   return "?";
 }
 
+namespace {
+std::string error_lines(const std::string& file, const std::vector<Problem>& problems) {
+  std::string text;
+  for (const Problem& p : problems)
+    text += (text.empty() ? "" : "\n") + file + ": " + p.key + " " + p.message;
+  return text;
+}
+std::vector<Problem> with_named_keys(std::vector<Problem> problems) {
+  if (problems.empty()) problems.push_back({"<document>", "was rejected"});
+  for (Problem& p : problems)
+    if (p.key.empty()) p.key = "\"\"";
+  return problems;
+}
+}  // namespace
+
 CaseError::CaseError(const std::string& file, const std::string& key, const std::string& problem)
-    : std::runtime_error(file + ": " + (key.empty() ? "\"\"" : key) + " " + problem),
+    : CaseError(file, std::vector<Problem>{{key, problem}}) {}
+
+CaseError::CaseError(const std::string& file, std::vector<Problem> problems)
+    : std::runtime_error(error_lines(file, with_named_keys(problems))),
       file_(file),
-      key_(key.empty() ? "\"\"" : key) {}
+      problems_(with_named_keys(std::move(problems))) {}
 
 double approach_speed(const Impact& impact) {
   return std::hypot(impact.normal_speed, impact.tangential_speed);
@@ -202,329 +844,52 @@ double psi_scale(double poisson_ratio, double friction) {
 }
 
 Case parse_case(const nlohmann::json& document, const std::string& file) {
-  Case result;
-  result.source = file;
-  result.raw = document;
-  const ObjectReader top(
-      document, "", file,
-      {"name", "description", "body", "material", "target", "contact", "impact", "lumped", "fem"});
-
-  // name
-  result.name = top.string("name");
-  if (!std::regex_match(result.name, std::regex("[a-z0-9._-]+")))
-    top.fail("name", "is \"" + result.name +
-                         "\"; expected lower-case letters, digits, '.', '_' or '-' only "
-                         "(it names the output folder)");
-  if (result.name == "." || result.name == "..")
-    top.fail("name", "is \"" + result.name + "\"; expected a folder name, not a path");
-  if (top.has("description")) result.description = top.string("description");
-
-  // body
-  if (!top.has("body")) top.fail("body", "is missing; expected an object with \"shape\"");
-  {
-    const json& node = top.at("body");
-    if (!node.is_object())
-      top.fail("body",
-               "is " + describe(node) + " (" + type_name(node) + "), expected a JSON object");
-    // The shape decides which keys are allowed.
-    const ObjectReader probe(node, "body", file,
-                             {"shape", "radius", "length", "thickness", "mass",
-                              "radius_of_gyration", "contact_offset", "mesh_file"});
-    const std::string shape = probe.choice("shape", kShapes, std::nullopt);
-    Body& body = result.body;
-    std::vector<std::string> allowed = {"shape", "radius"};
-    if (shape == "sphere") body.shape = Shape::sphere;
-    if (shape == "capsule") body.shape = Shape::capsule, allowed.push_back("length");
-    if (shape == "disc") body.shape = Shape::disc, allowed.push_back("thickness");
-    if (shape == "shell") body.shape = Shape::shell, allowed.push_back("thickness");
-    if (shape == "hoop") body.shape = Shape::hoop, allowed.push_back("thickness");
-    if (shape == "custom") {
-      body.shape = Shape::custom;
-      allowed.insert(allowed.end(), {"mass", "radius_of_gyration", "contact_offset"});
-    }
-    for (const auto& item : node.items())
-      if (std::find(allowed.begin(), allowed.end(), item.key()) == allowed.end())
-        probe.fail(
-            "body." + item.key(),
-            "is not used by shape \"" + shape + "\"; keys for this shape: " + [&] {
-              std::string list;
-              for (const auto& a : allowed) list += (list.empty() ? "" : ", ") + a;
-              return list;
-            }());
-    body.radius = probe.number("radius");
-    probe.require("radius", body.radius, body.radius > 0, "a radius > 0 m");
-    if (body.shape == Shape::capsule) {
-      body.length = probe.number("length");
-      probe.require("length", body.length, body.length > 0,
-                    "a cylinder length > 0 m between the cap centres");
-    }
-    if (body.shape == Shape::disc || body.shape == Shape::shell || body.shape == Shape::hoop) {
-      body.thickness = probe.number("thickness");
-      probe.require("thickness", body.thickness, body.thickness > 0, "a thickness > 0 m");
-      if (body.shape == Shape::shell)
-        probe.require("thickness", body.thickness, body.thickness < body.radius,
-                      "a wall thickness below the radius " + std::to_string(body.radius) + " m");
-      if (body.shape == Shape::hoop)
-        probe.require("thickness", body.thickness, body.thickness < 2 * body.radius,
-                      "a wire diameter below twice the hoop radius");
-    }
-    if (body.shape == Shape::custom) {
-      body.mass = probe.number("mass");
-      probe.require("mass", body.mass, body.mass > 0, "a mass > 0 kg");
-      body.radius_of_gyration = probe.number("radius_of_gyration");
-      probe.require("radius_of_gyration", body.radius_of_gyration, body.radius_of_gyration > 0,
-                    "a central radius of gyration > 0 m");
-      body.contact_offset = probe.number("contact_offset");
-      probe.require("contact_offset", body.contact_offset, body.contact_offset >= 0,
-                    "a distance |PG| >= 0 m");
-    }
-  }
-
-  // material
-  if (!top.has("material"))
-    top.fail("material",
-             "is missing; expected {\"young_modulus\", \"poisson_ratio\", \"density\"}");
-  {
-    const ObjectReader material(top.at("material"), "material", file,
-                                {"young_modulus", "poisson_ratio", "density"});
-    Material& m = result.material;
-    m.young_modulus = material.number("young_modulus");
-    material.require("young_modulus", m.young_modulus, m.young_modulus > 0, "E > 0 Pa");
-    m.poisson_ratio = material.number("poisson_ratio");
-    material.require("poisson_ratio", m.poisson_ratio,
-                     m.poisson_ratio > -1 && m.poisson_ratio < 0.5, "a Poisson ratio in (-1, 0.5)");
-    m.density = material.number("density");
-    material.require("density", m.density, m.density > 0, "a density > 0 kg/m^3");
-  }
-
-  // target
-  if (top.has("target")) {
-    const ObjectReader target(top.at("target"), "target", file, {"type"});
-    result.target = target.choice("type", {"rigid_plane"}, std::string("rigid_plane"));
-  }
-
-  // contact
-  if (!top.has("contact")) top.fail("contact", "is missing; expected {\"friction\": mu}");
-  {
-    const ObjectReader contact(top.at("contact"), "contact", file, {"friction"});
-    result.contact.friction = contact.number("friction");
-    contact.require("friction", result.contact.friction, result.contact.friction >= 0,
-                    "a Coulomb friction coefficient >= 0");
-  }
-
-  // impact
-  if (!top.has("impact"))
-    top.fail("impact", "is missing; expected the velocity of P at first touch");
-  {
-    const ObjectReader impact(
-        top.at("impact"), "impact", file,
-        {"theta", "speed", "incidence_angle", "normal_speed", "tangential_speed", "psi1", "spin"});
-    Impact& i = result.impact;
-    i.theta = impact.number("theta");
-    impact.require("theta", i.theta, std::abs(i.theta) < M_PI / 2, "|theta| < pi/2 rad");
-    if (result.body.shape == Shape::sphere || result.body.shape == Shape::shell)
-      impact.require("theta", i.theta, i.theta == 0.0,
-                     "0 for a " + std::string(to_string(result.body.shape)) +
-                         " (its centre lies on the normal through P)");
-    if ((result.body.shape == Shape::disc || result.body.shape == Shape::hoop) && i.theta != 0.0)
-      impact.require("theta", i.theta, false,
-                     "0 for a " + std::string(to_string(result.body.shape)) +
-                         " struck on its rim (its centre lies on the normal through P)");
-    if (result.body.shape == Shape::custom)
-      impact.require("theta", i.theta, result.body.contact_offset > 0 || i.theta == 0.0,
-                     "0 when body.contact_offset is 0");
-
-    const bool speed_form = impact.has("speed") || impact.has("incidence_angle");
-    const bool components_form = impact.has("tangential_speed");
-    const bool psi_form = impact.has("psi1");
-    const int forms = int(speed_form) + int(components_form) + int(psi_form);
-    const std::string forms_text =
-        "exactly one velocity form: {\"speed\", \"incidence_angle\"} | {\"normal_speed\", "
-        "\"tangential_speed\"} | {\"normal_speed\", \"psi1\"}";
-    if (forms == 0)
-      impact.fail("impact", impact.has("normal_speed")
-                                ? "has \"normal_speed\" alone; expected " + forms_text
-                                : "has no velocity; expected " + forms_text);
-    if (forms > 1) {
-      std::string given;
-      for (const char* key :
-           {"speed", "incidence_angle", "normal_speed", "tangential_speed", "psi1"})
-        if (impact.has(key)) given += (given.empty() ? "" : ", ") + std::string(key);
-      impact.fail("impact", "mixes velocity forms (" + given + "); expected " + forms_text);
-    }
-    if (speed_form) {
-      if (impact.has("normal_speed"))
-        impact.fail(
-            "impact.normal_speed",
-            "cannot be combined with \"speed\"/\"incidence_angle\"; expected " + forms_text);
-      const double speed = impact.number("speed");
-      impact.require("speed", speed, speed > 0, "an approach speed of P > 0 m/s");
-      const double alpha = impact.number("incidence_angle");
-      impact.require("incidence_angle", alpha, alpha >= 0 && alpha < M_PI / 2,
-                     "an incidence angle in [0, pi/2) rad");
-      i.normal_speed = speed * std::cos(alpha);
-      i.tangential_speed = speed * std::sin(alpha);
-      i.velocity_form = "speed";
-    } else {
-      i.normal_speed = impact.number("normal_speed");
-      impact.require("normal_speed", i.normal_speed, i.normal_speed > 0,
-                     "the normal approach speed of P > 0 m/s (v_n = -normal_speed)");
-      if (components_form) {
-        i.tangential_speed = impact.number("tangential_speed");
-        impact.require("tangential_speed", i.tangential_speed, i.tangential_speed >= 0,
-                       "v_t >= 0 m/s (the incidence angle lies in [0, pi/2); use theta's sign "
-                       "for the mirrored configuration)");
-        i.velocity_form = "components";
-      } else {
-        const double psi1 = impact.number("psi1");
-        impact.require("psi1", psi1, psi1 >= 0, "Psi1 >= 0");
-        if (result.contact.friction <= 0)
-          impact.fail("impact.psi1",
-                      "needs contact.friction > 0 (Psi1 = 2(1-nu)/(mu(2-nu)) tan "
-                      "alpha is undefined for mu = 0); give tangential_speed instead");
-        const double tan_alpha =
-            psi1 / psi_scale(result.material.poisson_ratio, result.contact.friction);
-        i.tangential_speed = i.normal_speed * tan_alpha;
-        i.velocity_form = "psi1";
-      }
-    }
-    if (auto spin = impact.optional_number("spin")) i.spin = *spin;
-  }
-
-  // lumped options
-  if (top.has("lumped")) {
-    const ObjectReader lumped(top.at("lumped"), "lumped", file,
-                              {"model", "normal_law", "lambda", "theta", "restitution",
-                               "impulse_ratio", "relative_tolerance", "euler_step", "frames",
-                               "springs", "cells", "time_steps", "dundurs_coupling"});
-    LumpedOptions& o = result.lumped;
-    o.model = lumped.choice("model",
-                            {"lai", "uncoupled", "uncoupled-euler", "mdr", "halfspace", "newton",
-                             "poisson", "stronge", "smith", "brach"},
-                            std::string("lai"));
-    o.normal_law = lumped.choice(
-        "normal_law", {"hertz", "hunt-crossley", "lankarani-nikravesh", "flores", "michalczyk"},
-        std::string("hertz"));
-    o.lambda = lumped.optional_number("lambda");
-    if (o.lambda)
-      lumped.require("lambda", *o.lambda, *o.lambda >= 0 && *o.lambda < 1, "lambda in [0, 1)");
-    o.theta = lumped.optional_number("theta");
-    if (o.theta)
-      lumped.require("theta", *o.theta, std::abs(*o.theta) < M_PI / 2, "|theta| < pi/2 rad");
-    o.restitution = lumped.optional_number("restitution");
-    if (o.restitution)
-      lumped.require("restitution", *o.restitution, *o.restitution > 0 && *o.restitution <= 1,
-                     "a coefficient of restitution in (0, 1]");
-    o.impulse_ratio = lumped.optional_number("impulse_ratio");
-    if (o.impulse_ratio)
-      lumped.require("impulse_ratio", *o.impulse_ratio, *o.impulse_ratio >= 0,
-                     "an impulse ratio >= 0");
-    if (auto rtol = lumped.optional_number("relative_tolerance")) {
-      lumped.require("relative_tolerance", *rtol, *rtol >= 1e-13 && *rtol <= 1e-2,
-                     "a relative tolerance in [1e-13, 1e-2]");
-      o.relative_tolerance = *rtol;
-    }
-    if (auto h = lumped.optional_number("euler_step")) {
-      lumped.require("euler_step", *h, *h > 0 && *h <= 0.1,
-                     "a non-dimensional Euler step in (0, 0.1]");
-      o.euler_step = *h;
-    }
-    o.frames = lumped.integer("frames", o.frames, 1, 10000);
-    // Keys of one model only: given for another model they would be silently ignored.
-    for (const auto& [key, model] :
-         {std::pair{"springs", "mdr"}, std::pair{"cells", "halfspace"},
-          std::pair{"time_steps", "halfspace"}, std::pair{"dundurs_coupling", "halfspace"}})
-      if (lumped.has(key) && o.model != model)
-        lumped.fail(std::string("lumped.") + key, std::string("is an option of model \"") + model +
-                                                      "\", but the model is \"" + o.model + "\"");
-    o.springs = lumped.integer("springs", o.springs, 8, 100000);
-    o.cells = lumped.integer("cells", o.cells, 4, 256);
-    o.time_steps = lumped.integer("time_steps", o.time_steps, 10, 100000);
-    o.dundurs_coupling = lumped.boolean("dundurs_coupling", o.dundurs_coupling);
-    if ((o.model == "mdr" || o.model == "halfspace") && o.normal_law != "hertz")
-      lumped.fail("lumped.normal_law", "is \"" + o.normal_law + "\" but model \"" + o.model +
-                                           "\" has the elastic (Hertz) contact of the body; "
-                                           "expected \"hertz\"");
-    const bool dissipative = o.normal_law != "hertz";
-    const bool rigid = o.model != "lai" && o.model != "uncoupled" && o.model != "uncoupled-euler" &&
-                       o.model != "mdr" && o.model != "halfspace";
-    if (dissipative && rigid)
-      lumped.fail("lumped.normal_law", "is \"" + o.normal_law + "\" but model \"" + o.model +
-                                           "\" is a rigid-body law without a normal spring; "
-                                           "expected \"hertz\" or a compliant model");
-    const bool needs_restitution = dissipative || o.model == "newton" || o.model == "poisson" ||
-                                   o.model == "stronge" || o.model == "smith" || o.model == "brach";
-    if (needs_restitution && !o.restitution)
-      lumped.fail("lumped.restitution", "is missing; model \"" + o.model + "\" with normal_law \"" +
-                                            o.normal_law +
-                                            "\" needs a prescribed coefficient in (0, 1]");
-    if (o.model == "brach" && !o.impulse_ratio)
-      lumped.fail("lumped.impulse_ratio",
-                  "is missing; model \"brach\" needs the ratio of "
-                  "tangential to normal impulse (>= 0)");
-  }
-
-  // fem options
-  if (top.has("fem")) {
-    const ObjectReader fem(
-        top.at("fem"), "fem", file,
-        {"degree", "refinement", "contact_resolution", "cfl", "end_time", "frames"});
-    FemOptions& o = result.fem;
-    o.degree = fem.integer("degree", o.degree, 1, 2);
-    o.refinement = fem.integer("refinement", o.refinement, 0, 8);
-    if (auto r = fem.optional_number("contact_resolution")) {
-      fem.require("contact_resolution", *r, *r >= 1 && *r <= 64,
-                  "elements per contact radius in [1, 64]");
-      o.contact_resolution = *r;
-    }
-    if (auto c = fem.optional_number("cfl")) {
-      fem.require("cfl", *c, *c > 0 && *c <= 1, "a CFL factor in (0, 1]");
-      o.cfl = *c;
-    }
-    if (auto t = fem.optional_number("end_time")) {
-      fem.require("end_time", *t, *t > 0, "an end time > 0 s");
-      o.end_time = *t;
-    }
-    o.frames = fem.integer("frames", o.frames, 1, 100000);
-  }
-  return result;
+  Problems problems(file);
+  return parse_document(document, file, problems);
 }
 
 Case parse_case(const std::string& text, const std::string& source) {
   // The callback tracks the key path so that errors inside the text (number overflow, a
-  // duplicated key) can name the key, as every other rejection does.
+  // duplicated key, too deep a nesting) can name the key, as every other rejection does.
   std::vector<std::string> path;
   std::vector<std::set<std::string>> keys_seen(1);
-  std::string duplicate;
+  std::vector<std::string> duplicates;
+  auto joined_path = [&path] {
+    std::string key;
+    for (const auto& part : path) key += (key.empty() ? "" : ".") + part;
+    return key.empty() ? std::string("<document>") : key;
+  };
   auto track = [&](int depth, json::parse_event_t event, json& parsed) {
+    if (event == json::parse_event_t::object_start || event == json::parse_event_t::array_start) {
+      // Stop before building a document deeper than any case (printing or copying one nested
+      // 100,000 levels deep would overflow the stack).
+      if (depth + 1 > kMaxNesting) throw TooDeep{joined_path()};
+    }
     if (event == json::parse_event_t::object_start) {
       keys_seen.resize(static_cast<std::size_t>(depth) + 2);
       keys_seen[static_cast<std::size_t>(depth) + 1].clear();
     } else if (event == json::parse_event_t::key) {
       const std::size_t level = static_cast<std::size_t>(std::max(depth, 1));
       path.resize(level - 1);
-      path.push_back(parsed.get<std::string>());
+      const std::string key = parsed.get<std::string>();
+      path.push_back(display_key(key));
       if (keys_seen.size() <= level) keys_seen.resize(level + 1);
-      if (!keys_seen[level].insert(path.back()).second && duplicate.empty()) {
-        for (const auto& part : path) duplicate += (duplicate.empty() ? "" : ".") + part;
-      }
+      if (!keys_seen[level].insert(key).second) duplicates.push_back(joined_path());
     }
     return true;
   };
-  auto joined = [&path] {
-    std::string key;
-    for (const auto& part : path) key += (key.empty() ? "" : ".") + part;
-    return key.empty() ? std::string("<document>") : key;
-  };
   json document;
   try {
-    document = json::parse(text, track);
+    document = json::parse(text, track, /*allow_exceptions=*/true, /*ignore_comments=*/true);
+  } catch (const TooDeep& deep) {
+    throw CaseError(source, deep.key, too_deep());
   } catch (const json::out_of_range& error) {
     // Number overflow: the value is not a finite double.
-    throw CaseError(source, joined(),
-                    "is not a finite number (" +
-                        std::string(error.what()).substr(std::string(error.what()).find("] ") + 2) +
-                        ")");
+    const std::string what = error.what();
+    const auto at = what.find("] ");
+    throw CaseError(
+        source, joined_path(),
+        "is not a finite number (" + (at == std::string::npos ? what : what.substr(at + 2)) + ")");
   } catch (const json::exception& error) {
     // nlohmann's message carries line and column.
     std::string what = error.what();
@@ -532,20 +897,75 @@ Case parse_case(const std::string& text, const std::string& source) {
     throw CaseError(
         source, "<document>",
         "is not valid JSON: " + (colon == std::string::npos ? what : what.substr(colon + 3)) +
-            (path.empty() ? "" : " (after key " + joined() + ")"));
+            (path.empty() ? "" : " (after key " + joined_path() + ")"));
   }
-  if (!duplicate.empty())
-    throw CaseError(source, duplicate, "appears twice in the same object; expected each key once");
-  return parse_case(document, source);
+  Problems problems(source);
+  for (const auto& key : duplicates)
+    problems.add(key, "appears twice in the same object; expected each key once");
+  return parse_document(document, source, problems);
 }
 
+namespace {
+
+// The text of a case file (CaseError for anything but a readable regular file of at most
+// kMaxFileBytes).
+std::string read_case_file(const std::string& path) {
+  // O_NONBLOCK: opening a FIFO must not wait for a writer (it is then rejected below).
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) {
+    const int error = errno;
+    if (error == ENOENT) throw CaseError(path, "<file>", "does not exist");
+    throw CaseError(path, "<file>", std::string("cannot be opened: ") + std::strerror(error));
+  }
+  struct Closer {
+    int fd;
+    ~Closer() { ::close(fd); }
+  } closer{fd};
+  struct stat info {};
+  if (::fstat(fd, &info) != 0)
+    throw CaseError(path, "<file>", std::string("cannot be read: ") + std::strerror(errno));
+  if (S_ISDIR(info.st_mode))
+    throw CaseError(path, "<file>", "is a directory; expected a case file (JSON)");
+  if (!S_ISREG(info.st_mode))
+    throw CaseError(path, "<file>",
+                    "is not a regular file (a FIFO, device or socket); expected a case file "
+                    "(JSON)");
+  if (static_cast<unsigned long long>(info.st_size) > kMaxFileBytes)
+    throw CaseError(path, "<file>",
+                    "is " + std::to_string(info.st_size) +
+                        " bytes; expected a case file of at most " +
+                        std::to_string(kMaxFileBytes >> 20) + " MiB");
+  std::string text;
+  char buffer[65536];
+  for (;;) {
+    const ssize_t n = ::read(fd, buffer, sizeof buffer);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0)
+      throw CaseError(path, "<file>", std::string("could not be read: ") + std::strerror(errno));
+    if (n == 0) break;
+    text.append(buffer, static_cast<std::size_t>(n));
+    if (text.size() > kMaxFileBytes)
+      throw CaseError(
+          path, "<file>",
+          "is larger than " + std::to_string(kMaxFileBytes >> 20) + " MiB; expected a case file");
+  }
+  return text;
+}
+
+}  // namespace
+
 Case load_case(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw CaseError(path, "<file>", "cannot be opened for reading");
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  if (in.bad()) throw CaseError(path, "<file>", "could not be read");
-  return parse_case(buffer.str(), path);
+  return parse_case(read_case_file(path), path);
+}
+
+bool is_json_schema_file(const std::string& path) {
+  try {
+    const json document = json::parse(read_case_file(path), nullptr, false, true);
+    return document.is_object() && document.contains("$schema") &&
+           (document.contains("$defs") || document.contains("properties"));
+  } catch (const std::exception&) {
+    return false;
+  }
 }
 
 }  // namespace rebound::cases

@@ -11,6 +11,8 @@ packages=(
   # The Python module (python/, docs/PYTHON.md): pybind11 and Python.h; pandas for its sweeps'
   # DataFrames (without pandas they are dicts of numpy arrays).
   pybind11-dev python3-dev python3-pandas
+  # tests/cases/check_schema.py validates the case files against cases/case.schema.json
+  python3-jsonschema
   # ParaView for the view.py test; its python3-paraview conflicts with libvtk9-dev and is only
   # unpacked into the build tree by scripts/paraview-python.sh (docs/PARAVIEW.md). Xvfb gives
   # Debian's X-only ParaView a display.

@@ -1,12 +1,16 @@
 // The rebound command line, run as a user runs it: exit status, messages, files written.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
+#include <unistd.h>
 #include <vtkDataArray.h>
 #include <vtkNew.h>
 #include <vtkPointData.h>
 #include <vtkPolyData.h>
 #include <vtkXMLPolyDataReader.h>
 
+#include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -14,6 +18,7 @@
 #include <random>
 #include <sstream>
 
+#include "../cases/fuzz_corpus.h"
 #include "shell.h"
 
 namespace fs = std::filesystem;
@@ -64,6 +69,9 @@ TEST(Cli, HelpAndVersion) {
 TEST(Cli, CheckAcceptsEveryShippedCase) {
   const Invocation r = run("check " + kCases + "*.json");
   EXPECT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("case.schema.json is a JSON Schema, not a case: skipped"),
+            std::string::npos)
+      << r.output;
   const Invocation json = run("check --json " + kCases + "hertz-steel-sphere.json");
   ASSERT_EQ(json.status, 0);
   const auto parsed = nlohmann::json::parse(json.output);
@@ -154,7 +162,8 @@ TEST(Cli, LumpedWritesDocumentedOutputs) {
       "tangential_velocity,normal_displacement,tangential_displacement,kinetic_energy,"
       "tangential_spring_extension,mode,dissipation";
   for (const auto& entry : fs::directory_iterator(kCases)) {
-    if (entry.path().extension() != ".json") continue;
+    if (entry.path().extension() != ".json" || entry.path().filename() == "case.schema.json")
+      continue;
     const fs::path out = dir / entry.path().stem();
     const Invocation r =
         run("lumped " + entry.path().string() + " -o " + out.string() + " --quiet");
@@ -253,4 +262,219 @@ TEST(Cli, LumpedFramesOpenInVtk) {
   std::ifstream summary_file(dir / "lumped" / "summary.json");
   const auto summary = nlohmann::json::parse(summary_file);
   EXPECT_NEAR(peak / summary["peak_normal_force"].get<double>(), 1.0, 0.02);
+}
+
+// rebound --version names the version and the commit the binary was built from.
+TEST(Cli, VersionNamesTheCommit) {
+  const Invocation r = run("--version");
+  ASSERT_EQ(r.status, 0);
+  const std::string prefix = "rebound ";
+  ASSERT_EQ(r.output.rfind(prefix, 0), 0u) << r.output;
+  const auto open = r.output.find(" (commit ");
+  ASSERT_NE(open, std::string::npos) << r.output;
+  const std::string commit = r.output.substr(open + 9, r.output.find(')') - open - 9);
+  if (commit == "unknown") GTEST_SKIP() << "built outside a git checkout";
+  const std::string hash = commit.substr(0, commit.find("-dirty"));
+  EXPECT_EQ(hash.size(), 12u) << commit;
+  EXPECT_EQ(hash.find_first_not_of("0123456789abcdef"), std::string::npos) << commit;
+  // A commit of this repository.
+  EXPECT_EQ(rebound::test::shell("git -C " REBOUND_SOURCE_DIR " cat-file -e " + hash + "^{commit}")
+                .status,
+            0)
+      << commit;
+}
+
+TEST(Cli, MisspeltCommandsAndOptionsGetASuggestion) {
+  const Invocation command = run("chekc " + kCases + "hertz-steel-sphere.json");
+  EXPECT_EQ(command.status, 2);
+  EXPECT_NE(command.output.find("did you mean 'check'"), std::string::npos) << command.output;
+  const Invocation option = run("lumped " + kCases + "hertz-steel-sphere.json --outptu x");
+  EXPECT_EQ(option.status, 2);
+  EXPECT_NE(option.output.find("did you mean \"--output\""), std::string::npos) << option.output;
+  EXPECT_EQ(run("lumped " + kCases + "hertz-steel-sphere.json --quiet=1").status, 2);
+}
+
+// -o DIR, -o=DIR, --output DIR and --output=DIR are the same option.
+TEST(Cli, OutputOptionSpellings) {
+  const fs::path dir = scratch("output");
+  int index = 0;
+  for (const std::string spelling : {"-o ", "-o=", "--output ", "--output="}) {
+    const fs::path out = dir / std::to_string(index++);
+    const Invocation r =
+        run("lumped " + kCases + "hertz-steel-sphere.json --quiet " + spelling + out.string());
+    ASSERT_EQ(r.status, 0) << spelling << ": " << r.output;
+    EXPECT_TRUE(fs::exists(out / "lumped" / "summary.json")) << spelling;
+  }
+  const fs::path sweep = dir / "sweep";
+  ASSERT_EQ(run("sweep " + kCases +
+                "sphere-lai-psi2.json --psi1 0:1:2 --threads=1 --quiet "
+                "--output=" +
+                sweep.string())
+                .status,
+            0);
+  EXPECT_TRUE(fs::exists(sweep / "sweep.csv"));
+}
+
+// --incidence takes degrees (the screen shows them); sweep.csv keeps radians.
+TEST(Cli, SweepIncidenceInDegrees) {
+  const fs::path dir = scratch("incidence");
+  const Invocation r = run("sweep " + kCases + "sphere-lai-psi2.json --incidence 0:60:3 -o " +
+                           dir.string() + " --threads 1");
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("incidence (deg)"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("from 0 to 60 degrees"), std::string::npos) << r.output;
+  std::ifstream csv(dir / "sweep.csv");
+  std::string line;
+  std::getline(csv, line);
+  std::vector<double> swept;
+  while (std::getline(csv, line)) swept.push_back(std::stod(line.substr(0, line.find(','))));
+  ASSERT_EQ(swept.size(), 3u);
+  EXPECT_NEAR(swept[1], M_PI / 6, 1e-9);
+  EXPECT_NEAR(swept[2], M_PI / 3, 1e-9);
+  const Invocation radians = run("sweep " + kCases + "sphere-lai-psi2.json --incidence 0:90:3");
+  EXPECT_EQ(radians.status, 2);
+  EXPECT_NE(radians.output.find("degrees in [0, 90)"), std::string::npos) << radians.output;
+  EXPECT_NE(run("sweep --help").output.find("DEGREES"), std::string::npos);
+}
+
+// rebound init writes a commented case that check accepts, for every shape; it does not
+// overwrite a file without --force; the name defaults to the file's.
+TEST(Cli, InitWritesACheckedCase) {
+  const fs::path dir = scratch("init");
+  for (const char* shape : {"sphere", "capsule", "disc", "shell", "hoop", "custom"}) {
+    const fs::path file = dir / (std::string("new-") + shape + ".json");
+    const Invocation init = run(std::string("init --shape ") + shape + " -o " + file.string());
+    ASSERT_EQ(init.status, 0) << init.output;
+    const Invocation check = run("check --json " + file.string());
+    ASSERT_EQ(check.status, 0) << check.output;
+    const auto parsed = nlohmann::json::parse(check.output);
+    EXPECT_EQ(parsed[0]["case"], std::string("new-") + shape);
+    EXPECT_EQ(parsed[0]["shape"], shape);
+  }
+  const Invocation again = run("init -o " + (dir / "new-sphere.json").string());
+  EXPECT_EQ(again.status, 2);
+  EXPECT_NE(again.output.find("not overwritten"), std::string::npos) << again.output;
+  EXPECT_EQ(run("init --force -o " + (dir / "new-sphere.json").string()).status, 0);
+  const Invocation printed = run("init --shape capsule my-rod");
+  ASSERT_EQ(printed.status, 0);
+  EXPECT_NE(printed.output.find("\"name\": \"my-rod\""), std::string::npos);
+  EXPECT_NE(printed.output.find("\"theta_deg\""), std::string::npos);
+  const Invocation bad_shape = run("init --shape spere");
+  EXPECT_EQ(bad_shape.status, 2);
+  EXPECT_NE(bad_shape.output.find("did you mean \"sphere\""), std::string::npos);
+  const Invocation bad_name = run("init 'Bad Name'");
+  EXPECT_EQ(bad_name.status, 2);
+  EXPECT_NE(bad_name.output.find("name is \"Bad Name\""), std::string::npos) << bad_name.output;
+}
+
+// check lists every problem of a file, one "error:" line each with the file and the key.
+TEST(Cli, CheckReportsEveryProblem) {
+  const fs::path dir = scratch("every");
+  std::string text = valid_text();
+  for (const auto& [from, to] : std::vector<std::pair<std::string, std::string>>{
+           {"\"poisson_ratio\": 0.3", "\"poisson_ratio\": 0.7"},
+           {"\"friction\": 0.1", "\"friction\": -0.1"},
+           {"\"model\": \"lai\"", "\"model\": \"lia\""}})
+    text.replace(text.find(from), from.size(), to);
+  const std::string path = write(dir / "three.json", "// three problems\n" + text);
+  const Invocation r = run("check " + path);
+  EXPECT_EQ(r.status, 2);
+  for (const char* key : {"material.poisson_ratio", "contact.friction", "lumped.model"})
+    EXPECT_NE(r.output.find("rebound check: error: " + path + ": " + key + " "), std::string::npos)
+        << key << "\n"
+        << r.output;
+}
+
+// Inputs that crashed or hung check: exit 2 naming the file and the key (never a signal, never a
+// hang: each run is bounded by `timeout`).
+TEST(Cli, CheckRejectsHostileInputs) {
+  const fs::path dir = scratch("hostile");
+  std::string long_name = valid_text();
+  long_name.replace(long_name.find("\"sphere-lai-psi2\""), 17,
+                    "\"" + std::string(30000, 'a') + "\"");
+  const std::string deep = std::string(100000, '[') + std::string(100000, ']');
+  std::string rod;
+  {
+    std::ifstream in(kCases + "rod-lai-a.json");
+    std::stringstream s;
+    s << in.rdbuf();
+    rod = s.str();
+    rod.replace(rod.find("\"radius\": 0.01"), 14, "\"radius\": 0.1");
+  }
+  std::string fast = valid_text();
+  fast.replace(fast.find("\"normal_speed\": 0.5"), 19, "\"normal_speed\": 2000");
+  const fs::path fifo = dir / "fifo.json";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  const std::vector<std::pair<std::string, std::string>> inputs = {
+      {write(dir / "long-name.json", long_name), "name"},
+      {write(dir / "deep.json", deep), "<document>"},
+      {write(dir / "rod.json", rod), "impact.theta"},
+      {write(dir / "fast.json", fast), "impact.normal_speed"},
+      {fifo.string(), "<file>"},
+      {dir.string(), "<file>"},
+      {(dir / "missing.json").string(), "<file>"},
+  };
+  for (const auto& [path, key] : inputs) {
+    const Invocation r = rebound::test::shell("timeout 20 " REBOUND_BINARY " check " + path);
+    EXPECT_EQ(r.status, 2) << path << "\n" << r.output.substr(0, 500);
+    EXPECT_NE(r.output.find("error: " + path + ": " + key + " "), std::string::npos)
+        << r.output.substr(0, 500);
+  }
+  // A file its user cannot read (as root: run check as the unprivileged user "nobody").
+  const std::string locked = write(dir / "locked.json", valid_text());
+  fs::permissions(locked, fs::perms::owner_read | fs::perms::owner_write);
+  fs::permissions(dir, fs::perms::all);
+  fs::permissions(dir.parent_path(), fs::perms::all);
+  const std::string as_user =
+      ::geteuid() == 0 ? "setpriv --reuid=65534 --regid=65534 --clear-groups " : "";
+  if (!as_user.empty() && rebound::test::shell(as_user + "true").status != 0)
+    GTEST_SKIP() << "cannot drop root privileges here";
+  if (as_user.empty()) fs::permissions(locked, fs::perms::none);
+  const Invocation denied = rebound::test::shell(as_user + REBOUND_BINARY " check " + locked);
+  EXPECT_EQ(denied.status, 2) << denied.output;
+  EXPECT_NE(denied.output.find(locked + ": <file> cannot be opened: Permission denied"),
+            std::string::npos)
+      << denied.output;
+}
+
+// The fuzz corpus of tests/cases/test_fuzz.cpp through the binary, a sample of 300: never a
+// crash or a hang (exit 0 or 2 only, each run bounded by `timeout`), and every rejection is a
+// line "rebound check: error: FILE: KEY ..." per problem.
+TEST(Cli, FuzzCorpusThroughCheck) {
+  const fs::path dir = scratch("fuzz-corpus");
+  const auto corpus = rebound::test::fuzz_corpus(kCases, 3000);
+  int accepted = 0, rejected = 0;
+  const auto start = std::chrono::steady_clock::now();
+  for (std::size_t i = 0; i < corpus.size(); i += 10) {
+    const std::string path = write(dir / ("input-" + std::to_string(i) + ".json"), corpus[i].text);
+    const Invocation r = rebound::test::shell("timeout 20 " REBOUND_BINARY " check " + path);
+    ASSERT_TRUE(r.status == 0 || r.status == 2)
+        << "exit " << r.status << " for input " << i << " (" << corpus[i].kind << ")\n"
+        << r.output.substr(0, 1000);
+    if (r.status == 0) {
+      ++accepted;
+      EXPECT_NE(r.output.find(" OK\n"), std::string::npos) << r.output.substr(0, 500);
+      continue;
+    }
+    ++rejected;
+    std::stringstream lines(r.output);
+    int errors = 0;
+    for (std::string line; std::getline(lines, line);) {
+      const std::string prefix = "rebound check: error: " + path + ": ";
+      ASSERT_EQ(line.rfind(prefix, 0), 0u) << "input " << i << ": " << line.substr(0, 300);
+      // A key follows: a word without spaces.
+      const std::string rest = line.substr(prefix.size());
+      ASSERT_GT(rest.find(' '), 0u) << line.substr(0, 300);
+      ASSERT_NE(rest.find(' '), std::string::npos) << line.substr(0, 300);
+      ++errors;
+    }
+    EXPECT_GE(errors, 1) << "input " << i;
+    fs::remove(path);
+  }
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  std::printf("rebound check on %d fuzz inputs: %d accepted, %d rejected, %.1f s\n",
+              accepted + rejected, accepted, rejected, seconds);
+  EXPECT_GT(accepted, 10);
+  EXPECT_GT(rejected, 150);
 }
