@@ -41,7 +41,7 @@ Placement place_body(const cases::Case& c) {
     // P on the touching cap, PG at angle theta to n (seed 000 eqs. 5.76-5.78, the same axis as
     // cases::mass_properties).
     p.axis_angle = cases::capsule_axis_angle(p.radius, p.length, c.impact.theta);
-    if (!(std::abs(p.axis_angle) < 0.45 * M_PI))
+    if (!(std::abs(p.axis_angle) < cases::kMeshMaxAxisAngle))
       throw std::invalid_argument(
           "the capsule's axis makes " + std::to_string(p.axis_angle) +
           " rad with n: P is not on a cap (needs |phi| < 0.45 pi for the contact mesh)");
@@ -396,7 +396,7 @@ Mesh build_mesh(const cases::Case& c, const MeshOptions& options, MPI_Comm commu
   const Placement& p = mesh.placement;
   const double a = mesh.options.contact_radius;
   // The refined zone and the snap must stay on the touching cap.
-  if (3.0 * a > 0.5 * p.radius * (0.5 * M_PI - std::abs(p.axis_angle)))
+  if (a > cases::mesh_contact_radius_limit(p.radius, p.axis_angle))
     throw std::invalid_argument("the contact zone (3 a_max = " + std::to_string(3.0 * a) +
                                 " m) reaches the edge of the touching cap");
   mesh.triangulation = make_triangulation(communicator);
