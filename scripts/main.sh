@@ -5,5 +5,5 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/build.sh
 build/bin/rebound check cases/*.json > results-check.txt 2>&1 || { cat results-check.txt; exit 2; }
-echo "rebound check: all $(ls cases/*.json | wc -l) shipped cases valid (details in results-check.txt)"
+echo "rebound check: all $(ls cases/*.json | grep -vc "\.schema\.json$") shipped cases valid (details in results-check.txt)"
 build/bin/rebound pair cases/sphere-lai-psi2-quick.json
