@@ -41,6 +41,8 @@ Arguments::Arguments(std::string command, const std::vector<std::string>& argume
     }
     if (word == "--help" || word == "-h") {
       help_ = true;
+    } else if (word == "-q" && known(flags, "--quiet")) {
+      flags_given_.push_back("--quiet");  // -q is --quiet wherever --quiet is accepted
     } else if (known(flags, word)) {
       flags_given_.push_back(word);
     } else if (known(options, canonical(word))) {
@@ -168,13 +170,8 @@ void print_rebound_quantities(const nlohmann::json& s) {
   throw RunError("cannot run " + heavy + ": " + std::strerror(errno));
 }
 
-bool stdout_is_terminal() {
-  return ::isatty(STDOUT_FILENO) == 1;
-}
-
 void print_progress(const std::string& text) {
-  std::fputs(text.c_str(), stdout);
-  std::fflush(stdout);
+  std::fputs(text.c_str(), stderr);  // progress on standard error, results on standard output
 }
 
 void print_warning(const std::string& text) {

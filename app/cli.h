@@ -69,13 +69,10 @@ void print_rebound_quantities(const nlohmann::json& summary);
 // A summary's "warnings" on standard error, one "rebound COMMAND: warning: ..." line each.
 void print_warnings(const nlohmann::json& summary, const std::string& command);
 
-// Progress text of a study on standard output, flushed (studies::Report); warnings on standard
-// error.
+// Progress text of a study (studies::Report) and warnings, both on standard error; results
+// (tables, summaries, --json) go to standard output.
 void print_progress(const std::string& text);
 void print_warning(const std::string& text);
-
-// True when standard output is a terminal (progress bars, colours).
-bool stdout_is_terminal();
 
 // Replaces this process by build/bin/rebound-fem (next to this executable) running
 // `rebound-fem COMMAND ARGUMENTS...` with the same environment (so mpirun works): how the light

@@ -15,7 +15,7 @@
 namespace rebound::app {
 
 const char* const kPairUsage =
-    R"(Usage: rebound pair CASE [-o DIR] [--level K] [--quiet] [--no-plots]
+    R"(Usage: rebound pair CASE [-o DIR] [--level K] [-q|--quiet] [--no-plots] [--json]
 
 Solves the case with the FEM (as `rebound fem`) and with the lumped model, the
 lumped model taking lambda, theta and the mass from the FEM mesh's own mass
@@ -32,13 +32,19 @@ distribution (and, for reference, from the exact geometry). Writes into DIR
   view.py          ParaView state: paraview --script=DIR/view.py (Debian 12 without
                    python3-paraview: scripts/paraview-python.sh --gui DIR/view.py,
                    docs/PARAVIEW.md)
+Progress and warnings go to standard error, the report to standard output;
+--json prints comparison.json (with its provenance) instead of the report.
+Exit status 1 when the FEM run failed or ended inside the contact, 130 when
+interrupted: then only fem/ is written.
 )";
 
 int command_pair(const std::vector<std::string>& arguments) {
-  const Arguments args("pair", arguments, {"--quiet", "--no-plots"}, {"-o", "--level"}, kPairUsage);
+  const Arguments args("pair", arguments, {"--quiet", "--no-plots", "--json"}, {"-o", "--level"},
+                       kPairUsage);
   if (args.help()) return 0;
   const int extra_levels = args.integer("--level", 0, 6).value_or(0);
-  const bool quiet = args.flag("--quiet");
+  const bool json = args.flag("--json");
+  const bool quiet = args.flag("--quiet") || json;
   const cases::Case c = cases::load_case(args.case_file());
   const std::string directory = output_directory(args.option("-o"), c.name);
 
@@ -70,6 +76,7 @@ int command_pair(const std::vector<std::string>& arguments) {
     return pair.status == "interrupted" ? 130 : 1;
   }
   if (!root) return 0;
+  if (json) std::cout << pair.comparison.dump(2) << "\n";
   if (!quiet) {
     std::cout
         << "\n"

@@ -1,5 +1,7 @@
 #include "app/fem_progress.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -25,7 +27,7 @@ bool launched_by_mpi() {
 }  // namespace
 
 FemProgressPrinter::FemProgressPrinter()
-    : terminal_(stdout_is_terminal() && !launched_by_mpi()), start_(now_seconds()) {}
+    : terminal_(::isatty(2) == 1 && !launched_by_mpi()), start_(now_seconds()) {}
 
 std::function<void(const fem::Progress&)> FemProgressPrinter::callback() {
   return [this](const fem::Progress& p) {
@@ -36,25 +38,24 @@ std::function<void(const fem::Progress&)> FemProgressPrinter::callback() {
       if (now - last_print_ < 0.2) return;
       last_print_ = now;
       drawn_ = true;
-      std::printf("\r  step %lld  t = %.4e / %.4e s  %5.1f %%  ETA %.0f s  %.3g DoF-steps/s%s  ",
-                  p.step, p.time, p.end_time, 100 * fraction, eta, p.dof_steps_per_second,
-                  p.in_contact ? "  contact" : "");
-      std::fflush(stdout);
+      std::fprintf(stderr,
+                   "\r  step %lld  t = %.4e / %.4e s  %5.1f %%  ETA %.0f s  %.3g DoF-steps/s%s  ",
+                   p.step, p.time, p.end_time, 100 * fraction, eta, p.dof_steps_per_second,
+                   p.in_contact ? "  contact" : "");
     } else {
       const int decile = int(10 * fraction);
       if (decile <= last_decile_) return;
       last_decile_ = decile;
-      std::printf("  step %lld  t = %.4e s  (%d %% of %.4e s)  %.3g DoF-steps/s\n", p.step, p.time,
-                  10 * decile, p.end_time, p.dof_steps_per_second);
-      std::fflush(stdout);
+      std::fprintf(stderr,
+                   "  step %lld  t = %.4e s  (%d %% of %.4e s)  ETA %.0f s  %.3g DoF-steps/s\n",
+                   p.step, p.time, 10 * decile, p.end_time, eta, p.dof_steps_per_second);
     }
   };
 }
 
 void FemProgressPrinter::finish() {
-  if (drawn_) std::printf("\n");
+  if (drawn_) std::fputc('\n', stderr);
   drawn_ = false;
-  std::fflush(stdout);
 }
 
 void print_fem_summary(const nlohmann::json& s, const std::string& directory) {

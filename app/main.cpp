@@ -7,6 +7,7 @@
 #include "app/commands.h"
 #include "cases/case.h"
 #include "cases/spelling.h"
+#include "observables/provenance.h"
 #include "rebound/git_commit.h"
 #include "rebound/version.h"
 #include "studies/errors.h"
@@ -82,6 +83,16 @@ void print_help(std::ostream& out) {
 
 int main(int argc, char** argv) {
   std::vector<std::string> arguments(argv + 1, argv + argc);
+  {
+    // For the provenance of every result file (observables/provenance.h); MPI ranks are added by
+    // the FEM runs, which know them.
+    std::string command_line = "rebound";
+    for (const auto& argument : arguments)
+      command_line += " " + (argument.find_first_of(" \t\"'") == std::string::npos
+                                 ? argument
+                                 : nlohmann::json(argument).dump());
+    rebound::observables::set_invocation({command_line, 1});
+  }
   if (arguments.empty()) {
     print_help(std::cerr);
     return 2;

@@ -30,6 +30,9 @@ struct Material {
   double young_modulus = 0;  // Pa
   double poisson_ratio = 0;
   double density = 0;  // kg/m^3
+  // Pa, optional: when given, a Hertz peak pressure beyond the onset of yield (1.6 Y) is warned
+  // about (cases/warnings.h); no model is plastic.
+  std::optional<double> yield_stress = std::nullopt;
 };
 
 struct Contact {

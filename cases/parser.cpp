@@ -702,7 +702,7 @@ void read_document(const json& document, Problems& problems, Case& result) {
       top.stop("material",
                "is missing; expected {\"young_modulus\", \"poisson_ratio\", \"density\"}");
     const ObjectReader material(top.at("material"), "material", problems,
-                                {"young_modulus", "poisson_ratio", "density"});
+                                {"young_modulus", "poisson_ratio", "density", "yield_stress"});
     Material& m = result.material;
     problems.step([&] {
       m.young_modulus = material.number("young_modulus", "Young's modulus E > 0 Pa");
@@ -719,6 +719,12 @@ void read_document(const json& document, Problems& problems, Case& result) {
       m.density = material.number("density", "a density > 0 kg/m^3");
       material.require("density", m.density, m.density > 0, "a density > 0 kg/m^3");
       spelling.inputs.push_back({"material.density", m.density, 3e3});
+    });
+    problems.step([&] {
+      m.yield_stress = material.optional_number("yield_stress");
+      if (m.yield_stress)
+        material.require("yield_stress", *m.yield_stress, *m.yield_stress > 0,
+                         "a yield stress Y > 0 Pa (optional: only for the yield warning)");
     });
   });
 

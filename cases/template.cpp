@@ -102,6 +102,7 @@ class Object {
 struct Example {
   Object body;
   double young_modulus, poisson_ratio, density, friction;
+  double yield_stress = 2.5e8;  // Pa, an example value for the commented-out key
   std::string material_name;
   std::optional<double> theta;  // rad, shown in degrees
   std::string theta_comment;    // why theta is or is not given
@@ -197,6 +198,8 @@ std::string case_template(Shape shape, const std::string& name) {
   Object material;
   material.add("young_modulus", number(e.young_modulus), "Pa, E > 0")
       .add("poisson_ratio", number(e.poisson_ratio), "nu, in (-1, 0.5)")
+      .off("yield_stress", number(e.yield_stress),
+           "Pa, optional: warns when Hertz's peak pressure passes the onset of yield, 1.6 Y")
       .add("density", number(e.density), "kg/m^3, > 0");
 
   Object impact;

@@ -23,6 +23,20 @@ std::vector<std::string> physical_warnings(const Case& c, const Derived& d) {
         "Hertz's small-contact theory (a << R) does not hold; check the units of "
         "material.young_modulus (Pa), body.radius (m) and material.density (kg/m^3)",
         d.hertz.contact_radius, 100 * ratio, d.hertz.radius));
+  if (c.material.yield_stress) {
+    // Hertz's peak pressure; yield begins below the surface at p0 = 1.60 Y (von Mises, nu = 0.3;
+    // Johnson 1985, sec. 4.2).
+    const double p0 =
+        1.5 * d.hertz.peak_force / (M_PI * d.hertz.contact_radius * d.hertz.contact_radius);
+    const double y = *c.material.yield_stress;
+    if (p0 > kYieldPressureFactor * y)
+      warnings.push_back(format(
+          "Hertz's peak pressure p0 = 3 F_max / (2 pi a_max^2) = %.4g Pa exceeds 1.6 "
+          "material.yield_stress = %.4g Pa, the onset of yield below the surface (Johnson 1985, "
+          "sec. 4.2): the body yields and every model here, being elastic, overestimates the "
+          "rebound (p0 / Y = %.3g)",
+          p0, kYieldPressureFactor * y, p0 / y));
+  }
   const double c0 = std::sqrt(c.material.young_modulus / c.material.density);
   const double mach = c.impact.normal_speed / c0;
   if (mach > kWaveSpeedRatioLimit)

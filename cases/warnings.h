@@ -18,6 +18,9 @@ constexpr double kHertzContactRatioLimit = 0.1;
 // Impact speed over the bar-wave speed c0 = sqrt(E / rho) beyond which an elastic, quasi-static
 // contact is doubtful (metals yield far below it; the contact stops being quasi-static near 1 %).
 constexpr double kWaveSpeedRatioLimit = 0.005;
+// Hertz's peak pressure at the onset of yield, over the yield stress Y (von Mises, nu = 0.3;
+// Johnson 1985, sec. 4.2).
+constexpr double kYieldPressureFactor = 1.6;
 
 // The warnings of a case (empty when none applies), each naming the key to check.
 std::vector<std::string> physical_warnings(const Case& c, const Derived& d);

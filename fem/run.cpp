@@ -16,6 +16,7 @@
 #include "fem/fem.h"
 #include "observables/checks.h"
 #include "observables/files.h"
+#include "observables/provenance.h"
 #include "observables/quantities.h"
 
 namespace rebound::fem {
@@ -340,6 +341,8 @@ observables::Summary summary(const cases::Case& c, const cases::Derived& d, cons
   summary.status = r.status;
   summary.message = r.message;
   summary.warnings = cases::physical_warnings(c, d);
+  summary.provenance = observables::provenance(c);
+  summary.provenance["mpi_ranks"] = r.info.ranks;
   summary.warnings.insert(summary.warnings.end(), r.warnings.begin(), r.warnings.end());
   // The FEM's total energy is checked every step; its rigid-body kinetic energy after the impact
   // may still exceed the initial one when the contact algorithm creates energy.

@@ -12,6 +12,7 @@
 #include "lumped/rigid_laws.h"
 #include "lumped/uncoupled.h"
 #include "observables/checks.h"
+#include "observables/provenance.h"
 
 namespace rebound::lumped {
 namespace {
@@ -258,6 +259,7 @@ observables::Summary summary(const cases::Case& c, const cases::Derived& d, cons
   summary.quantities = rebound_quantities(c, d, o);
   summary.effective_mass = m;
   summary.warnings = cases::physical_warnings(c, d);
+  summary.provenance = observables::provenance(c);
   nlohmann::json& j = summary.details;
   j["model"] = o.model;
   j["normal_law"] = c.lumped.normal_law;

@@ -117,6 +117,7 @@ nlohmann::json to_json(const Summary& s) {
   j["status"] = s.status;
   if (!s.message.empty()) j["message"] = s.message;
   j["warnings"] = s.warnings;
+  if (!s.provenance.is_null()) j["provenance"] = s.provenance;
   const auto& keys = summary_scalar_keys();
   const auto values = s.quantities.scalars();
   for (std::size_t i = 0; i < keys.size(); ++i) j[keys[i]] = finite_or_null(values[i]);

@@ -76,6 +76,7 @@ struct Summary {
   std::string status = "completed";
   std::string message;                // why, when not completed
   std::vector<std::string> warnings;  // cases/warnings.h and the solver's own
+  nlohmann::json provenance;          // observables/provenance.h (null: not written)
   nlohmann::json details = nlohmann::json::object();
 };
 

@@ -2,13 +2,16 @@
 
 #include <deal.II/base/mpi.h>
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <optional>
 #include <sstream>
 
+#include "cases/json_numbers.h"
 #include "observables/files.h"
 #include "observables/output_folder.h"
+#include "observables/provenance.h"
 #include "studies/comparison.h"
 #include "studies/plots.h"
 
@@ -32,6 +35,42 @@ void write_view_script(const std::string& directory) {
       at, marker.size(),
       "RESULT_DIRECTORY = " + nlohmann::json(std::filesystem::absolute(directory).string()).dump());
   observables::write_file_atomically(directory + "/view.py", script);
+}
+
+// What the FEM run was: degree, size, time step, cost and energy balance, and whether its mesh is
+// a quick one (below the case's default resolution) or the default, neither proven converged.
+std::string fem_run_markdown(const nlohmann::json& s, const cases::Case& c) {
+  auto number = [&s](const char* key, const char* pattern) {
+    const double value = cases::number_or_nan(s, key);
+    return std::isfinite(value) ? format(pattern, value) : std::string("—");
+  };
+  const double h_contact =
+      s.contains("mesh") ? cases::number_or_nan(s["mesh"], "h_contact") : std::nan("");
+  const double a_max =
+      s.contains("hertz") ? cases::number_or_nan(s["hertz"], "contact_radius") : std::nan("");
+  std::string out = "\n## The FEM run\n\n| | |\n|---|---|\n";
+  out += "| degree p | " + number("degree", "%.0f") + " |\n";
+  out += "| dofs / cells | " + number("dofs", "%.0f") + " / " + number("cells", "%.0f") + " |\n";
+  out += "| h_contact / a_max | " +
+         (std::isfinite(h_contact / a_max) ? format("%.3g", h_contact / a_max) : "—") + " |\n";
+  out += "| time step / steps | " + number("time_step", "%.4g s") + " / " +
+         number("steps", "%.0f") + " |\n";
+  out += "| wall time | " + number("wall_time", "%.1f s") + " on " + number("mpi_ranks", "%.0f") +
+         " MPI rank(s) |\n";
+  out += "| energy balance error | " + number("energy_balance_error", "%.2e") + " |\n";
+  out += "| status | " + (s.contains("status") ? s["status"].get<std::string>() : "—") + " |\n";
+  const cases::FemOptions defaults;
+  const bool below_default = c.fem.refinement < defaults.refinement ||
+                             c.fem.contact_resolution < defaults.contact_resolution ||
+                             c.fem.degree < defaults.degree;
+  out += "\n" +
+         std::string(below_default
+                         ? "This mesh is coarser than the default resolution (a quick mesh): its "
+                           "numbers show the method, not converged values. "
+                         : "") +
+         "A single FEM resolution is not a converged answer: `rebound refine` measures the "
+         "observed order and a Richardson value with its error.\n";
+  return out;
 }
 
 }  // namespace
@@ -89,6 +128,8 @@ PairResult run_pair(const cases::Case& c, const std::string& directory,
   pair.comparison = compare({"lumped", pair.lumped.summary, pair.lumped.history},
                             {"fem", pair.fem.quantities, pair.fem.history});
   pair.comparison["case"] = c.name;
+  pair.comparison["provenance"] = observables::provenance(c);
+  pair.comparison["provenance"]["mpi_ranks"] = pair.fem.result.info.ranks;
   pair.comparison["geometry"] =
       compare({"exact", pair.lumped_exact.summary, pair.lumped_exact.history},
               {"mesh", pair.lumped.summary, pair.lumped.history})["summary"];
@@ -106,9 +147,24 @@ PairResult run_pair(const cases::Case& c, const std::string& directory,
     report += format("| %s | %.6g | %.6g | %+.3g |\n", key, row["exact"].get<double>(),
                      row["mesh"].get<double>(), row["difference"].get<double>());
   }
+  report += fem_run_markdown(pair.fem.summary, c);
+  report += "\n## Warnings\n\n";
+  std::vector<std::string> warnings;
+  for (const auto& w : pair.fem.quantities.warnings) warnings.push_back("FEM: " + w);
+  for (const auto& w : pair.lumped.summary.warnings) warnings.push_back("lumped: " + w);
+  if (warnings.empty()) report += "None.\n";
+  for (const auto& w : warnings) report += "- " + w + "\n";
+  if (options.plots)
+    report +=
+        "\n## Plots\n\n![normal force](plots/normal_force.png)\n\n"
+        "![tangential force](plots/tangential_force.png)\n\n"
+        "![impulse path](plots/impulse_path.png)\n\n"
+        "![tangential velocity of P](plots/tangential_velocity.png)\n\n"
+        "![FEM energy budget](plots/energy_budget.png)\n";
   report +=
       "\nFiles: fem/solution.pvd (FEM fields), lumped/rigid_body.pvd (lumped rigid body), "
-      "view.py (ParaView state), plots/*.png.\n";
+      "view.py (ParaView state), plots/*.png.\n\n## Provenance\n\n" +
+      observables::provenance_markdown(pair.comparison["provenance"]);
   observables::write_file_atomically(directory + "/report.md", report);
   write_view_script(directory);
   if (options.plots)

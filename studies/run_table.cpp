@@ -8,6 +8,7 @@
 #include <limits>
 #include <sstream>
 
+#include "cases/resolved.h"
 #include "studies/errors.h"
 
 namespace rebound::studies {
@@ -22,14 +23,7 @@ std::string case_fingerprint(const cases::Case& c) {
     if (doc.contains("fem") && doc["fem"].is_object()) doc["fem"].erase("frames");
     if (doc.contains("lumped") && doc["lumped"].is_object()) doc["lumped"].erase("frames");
   }
-  std::uint64_t hash = 1469598103934665603ull;  // FNV-1a, 64 bits
-  for (const unsigned char byte : doc.dump()) {
-    hash ^= byte;
-    hash *= 1099511628211ull;
-  }
-  char text[17];
-  std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(hash));
-  return text;
+  return cases::text_hash(doc.dump());
 }
 
 TextTable read_text_csv(const std::string& path) {

@@ -360,6 +360,15 @@ void expect_all_files(const PairRun& run) {
   for (const char* bad : {"nan", "inf"})
     EXPECT_EQ(report.str().find(bad), std::string::npos) << bad << " in report.md:\n"
                                                          << report.str();
+  // The report says what the FEM run was and where the result came from.
+  for (const char* section : {"## The FEM run", "h_contact / a_max", "energy balance error",
+                              "## Warnings", "## Provenance", "rebound pair "})
+    EXPECT_NE(report.str().find(section), std::string::npos) << section;
+  const json comparison = read_json(run.dir / "comparison.json");
+  ASSERT_TRUE(comparison.contains("provenance"));
+  EXPECT_EQ(comparison["provenance"]["case_hash"].get<std::string>().size(), 16u);
+  EXPECT_EQ(comparison["provenance"]["mpi_ranks"],
+            read_json(run.dir / "fem/summary.json")["mpi_ranks"]);
 }
 
 // --- the fixtures ----------------------------------------------------------------------------

@@ -151,3 +151,18 @@ TEST(Reliability, UnphysicalLumpedResultExitsOneNamingTheInput) {
   EXPECT_FALSE(fs::exists(dir / "out" / "lumped" / "summary.json"));
   EXPECT_EQ(read_json(dir / "out" / "lumped" / "manifest.json")["status"], "failed");
 }
+
+// Every summary.json says what made it: version, commit, command line, the case as read.
+TEST(Provenance, LumpedSummaryCarriesTheCommandAndTheCase) {
+  const fs::path dir = scratch_directory("rebound-reliability", "provenance");
+  const auto run = test::rebound("lumped " + kCases + "sphere-lai-psi2.json -o " +
+                                 (dir / "out").string() + " -q");
+  ASSERT_EQ(run.status, 0) << run.output;
+  const nlohmann::json p = read_json(dir / "out" / "lumped" / "summary.json")["provenance"];
+  EXPECT_NE(p["command_line"].get<std::string>().find("rebound lumped "), std::string::npos);
+  EXPECT_NE(p["command_line"].get<std::string>().find(" -q"), std::string::npos);
+  EXPECT_EQ(p["case_file"], kCases + "sphere-lai-psi2.json");
+  EXPECT_EQ(p["case"]["name"], "sphere-lai-psi2");
+  EXPECT_EQ(p["mpi_ranks"], 1);
+  EXPECT_EQ(p["git_commit"].get<std::string>().size() >= 7, true);
+}

@@ -61,3 +61,16 @@ TEST(Warnings, RestitutionIgnoredByAnElasticModelIsNamed) {
   c.lumped.normal_law = "hunt-crossley";  // achieves it: no warning
   EXPECT_FALSE(mentions(physical_warnings(c, derive(c)), "lumped.restitution"));
 }
+
+// A steel sphere at 1 m/s against a given yield stress: Hertz's p0 = 3F/(2 pi a^2) is computed from
+// the derived scales; above 1.6 Y the warning names material.yield_stress, below it is silent.
+TEST(Warnings, YieldStressWarnsAboveTheOnsetOfYieldOnly) {
+  Case c = sphere();
+  const Derived d = derive(c);
+  const double p0 =
+      1.5 * d.hertz.peak_force / (M_PI * d.hertz.contact_radius * d.hertz.contact_radius);
+  c.material.yield_stress = 0.9 * p0 / kYieldPressureFactor;
+  EXPECT_TRUE(mentions(physical_warnings(c, d), "material.yield_stress"));
+  c.material.yield_stress = 1.1 * p0 / kYieldPressureFactor;
+  EXPECT_FALSE(mentions(physical_warnings(c, d), "material.yield_stress"));
+}

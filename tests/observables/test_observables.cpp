@@ -9,10 +9,12 @@
 #include <fstream>
 #include <thread>
 
+#include "cases/resolved.h"
 #include "observables/checks.h"
 #include "observables/files.h"
 #include "observables/history.h"
 #include "observables/output_folder.h"
+#include "observables/provenance.h"
 #include "observables/quantities.h"
 
 using namespace rebound::observables;
@@ -188,4 +190,25 @@ TEST(OutputFolder, SecondWriterIsRefusedStaleResultsGoUserFilesStay) {
   // Released: the next run takes it.
   EXPECT_NO_THROW(OutputFolder(dir.string(), patterns, "third run"));
   fs::remove_all(dir);
+}
+
+// observables/provenance.h: every result file says what made it.
+TEST(Provenance, NamesVersionCommitCommandAndTheCaseAsRead) {
+  const rebound::cases::Case c =
+      rebound::cases::load_case(REBOUND_SOURCE_DIR "/cases/sphere-lai-psi2.json");
+  set_invocation({"rebound lumped cases/sphere-lai-psi2.json", 1});
+  const nlohmann::json p = provenance(c);
+  for (const char* key : {"rebound_version", "git_commit", "date", "host", "command_line",
+                          "mpi_ranks", "case_file", "case_hash", "case"})
+    EXPECT_TRUE(p.contains(key)) << key;
+  EXPECT_EQ(p["command_line"], "rebound lumped cases/sphere-lai-psi2.json");
+  EXPECT_FALSE(p["git_commit"].get<std::string>().empty());
+  EXPECT_EQ(p["case_hash"], rebound::cases::text_hash(p["case"].dump()));
+  EXPECT_EQ(p["case"]["contact"]["friction"], c.contact.friction);
+  // The date is ISO 8601 UTC.
+  const std::string date = p["date"];
+  ASSERT_EQ(date.size(), 20u);
+  EXPECT_EQ(date[10], 'T');
+  EXPECT_EQ(date.back(), 'Z');
+  EXPECT_NE(provenance_markdown(p).find("sphere-lai-psi2.json"), std::string::npos);
 }

@@ -36,11 +36,19 @@ def load_json(path):
         return json.load(stream)
 
 
-def json_differences(expected, actual, relative=1e-12, path=""):
+# What differs between two runs of the same case by design: when and how each was started
+# (observables/provenance.h). Everything else of the provenance (version, commit, host, the case
+# as read and its hash) must agree.
+RUN_DEPENDENT = {".provenance.date", ".provenance.command_line"}
+
+
+def json_differences(expected, actual, relative=1e-12, path="", ignore=RUN_DEPENDENT):
     """Every place where two JSON-like values differ: numbers beyond `relative` (relative to the
-    larger magnitude; equal zeros agree), anything else not equal, keys missing on either side.
-    Returns a list of strings (empty when they agree)."""
+    larger magnitude; equal zeros agree), anything else not equal, keys missing on either side;
+    paths in `ignore` are skipped. Returns a list of strings (empty when they agree)."""
     out = []
+    if path in ignore:
+        return out
     number = (int, float)
     if isinstance(expected, bool) or isinstance(actual, bool):
         if expected is not actual:
@@ -56,13 +64,13 @@ def json_differences(expected, actual, relative=1e-12, path=""):
             elif key not in expected:
                 out.append(f"{path}.{key}: not in the command line's result")
             else:
-                out += json_differences(expected[key], actual[key], relative, f"{path}.{key}")
+                out += json_differences(expected[key], actual[key], relative, f"{path}.{key}", ignore)
     elif isinstance(expected, list) and isinstance(actual, list):
         if len(expected) != len(actual):
             out.append(f"{path}: {len(expected)} items != {len(actual)}")
         else:
             for k, (a, b) in enumerate(zip(expected, actual)):
-                out += json_differences(a, b, relative, f"{path}[{k}]")
+                out += json_differences(a, b, relative, f"{path}[{k}]", ignore)
     elif expected != actual or type(expected) is not type(actual):
         out.append(f"{path}: {expected!r} != {actual!r}")
     return out

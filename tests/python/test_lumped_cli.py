@@ -9,13 +9,14 @@ import unittest
 import numpy as np
 
 import rebound
-from common import (CASES_DIR, count_numbers, json_differences, load_json, read_csv_text,
+from common import (CASES_DIR, RUN_DEPENDENT, count_numbers, json_differences, load_json, read_csv_text,
                     run_cli, temporary_folder)
 
 
 class LumpedEqualsCommandLine(unittest.TestCase):
     def test_every_shipped_case(self):
-        paths = sorted(glob.glob(os.path.join(CASES_DIR, "*.json")))
+        paths = sorted(p for p in glob.glob(os.path.join(CASES_DIR, "*.json"))
+                       if not p.endswith(".schema.json"))  # the JSON Schema is not a case
         self.assertGreaterEqual(len(paths), 15, "the shipped cases are missing")
         out = temporary_folder(self)
         models = set()
@@ -74,7 +75,11 @@ class LumpedEqualsCommandLine(unittest.TestCase):
                 expected = load_json(os.path.join(out, label, "lumped", "summary.json"))
                 result = rebound.lumped(case)
                 del result["history"]
-                self.assertEqual(json_differences(expected, result, 1e-12), [])
+                # The command line read the variant from its own file; the module's case keeps
+                # the file it was loaded from.
+                self.assertEqual(json_differences(expected, result, 1e-12,
+                                                  ignore=RUN_DEPENDENT | {".provenance.case_file"}),
+                                 [])
                 solvers.add(result["solver"])
         self.assertEqual(len(solvers), 7, solvers)  # hunt-crossley's is lumped:lai
 

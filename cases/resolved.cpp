@@ -1,0 +1,73 @@
+#include "cases/resolved.h"
+
+#include <cstdint>
+#include <cstdio>
+
+namespace rebound::cases {
+
+nlohmann::json resolved_json(const Case& c) {
+  nlohmann::json j;
+  j["name"] = c.name;
+  if (!c.description.empty()) j["description"] = c.description;
+  const Body& b = c.body;
+  nlohmann::json body = {{"shape", to_string(b.shape)}, {"radius", b.radius}};
+  if (b.shape == Shape::capsule) body["length"] = b.length;
+  if (b.shape == Shape::disc || b.shape == Shape::shell || b.shape == Shape::hoop)
+    body["thickness"] = b.thickness;
+  if (b.shape == Shape::custom) {
+    body["mass"] = b.mass;
+    body["radius_of_gyration"] = b.radius_of_gyration;
+    body["contact_offset"] = b.contact_offset;
+  }
+  j["body"] = body;
+  j["material"] = {{"young_modulus", c.material.young_modulus},
+                   {"poisson_ratio", c.material.poisson_ratio},
+                   {"density", c.material.density}};
+  if (c.material.yield_stress) j["material"]["yield_stress"] = *c.material.yield_stress;
+  j["target"] = {{"type", c.target}};
+  j["contact"] = {{"friction", c.contact.friction}};
+  j["impact"] = {{"theta", c.impact.theta},
+                 {"normal_speed", c.impact.normal_speed},
+                 {"tangential_speed", c.impact.tangential_speed},
+                 {"spin", c.impact.spin}};
+  const LumpedOptions& o = c.lumped;
+  nlohmann::json lumped = {{"model", o.model},
+                           {"normal_law", o.normal_law},
+                           {"relative_tolerance", o.relative_tolerance},
+                           {"euler_step", o.euler_step},
+                           {"frames", o.frames}};
+  if (o.lambda) lumped["lambda"] = *o.lambda;
+  if (o.theta) lumped["theta"] = *o.theta;
+  if (o.restitution) lumped["restitution"] = *o.restitution;
+  if (o.impulse_ratio) lumped["impulse_ratio"] = *o.impulse_ratio;
+  // Keys of one model only (the parser rejects them for another model).
+  if (o.model == "mdr") lumped["springs"] = o.springs;
+  if (o.model == "halfspace") {
+    lumped["cells"] = o.cells;
+    lumped["time_steps"] = o.time_steps;
+    lumped["dundurs_coupling"] = o.dundurs_coupling;
+  }
+  j["lumped"] = lumped;
+  const FemOptions& f = c.fem;
+  nlohmann::json fem = {{"degree", f.degree},
+                        {"refinement", f.refinement},
+                        {"contact_resolution", f.contact_resolution},
+                        {"cfl", f.cfl},
+                        {"frames", f.frames}};
+  if (f.end_time) fem["end_time"] = *f.end_time;
+  j["fem"] = fem;
+  return j;
+}
+
+std::string text_hash(const std::string& text) {
+  std::uint64_t hash = 14695981039346656037ull;  // FNV-1a, 64 bits: offset basis, prime
+  for (const unsigned char byte : text) {
+    hash ^= byte;
+    hash *= 1099511628211ull;
+  }
+  char out[17];
+  std::snprintf(out, sizeof out, "%016llx", static_cast<unsigned long long>(hash));
+  return out;
+}
+
+}  // namespace rebound::cases
