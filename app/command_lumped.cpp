@@ -1,5 +1,5 @@
-// rebound lumped CASE [-o DIR] : solve a case with a lumped model and write summary, history
-// and ParaView frames into DIR/lumped/.
+// rebound lumped CASE [-o DIR] [--no-plots] : solve a case with a lumped model and write summary,
+// history, ParaView frames and PNG plots into DIR/lumped/.
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -15,7 +15,7 @@
 namespace rebound::app {
 namespace {
 
-void print_summary(const nlohmann::json& s, const std::string& directory) {
+void print_summary(const nlohmann::json& s, const std::string& directory, bool frames) {
   std::printf("%s  solved by %s\n", s["case"].get<std::string>().c_str(),
               s["solver"].get<std::string>().c_str());
   std::printf("  lambda = %s, theta = %s rad, effective mass = %s kg\n",
@@ -32,12 +32,22 @@ void print_summary(const nlohmann::json& s, const std::string& directory) {
   for (const auto& note : s["notes"]) std::printf("  note: %s\n", note.get<std::string>().c_str());
   if (s["creates_energy"].get<bool>())
     std::printf("  WARNING: this law creates kinetic energy for this configuration\n");
-  std::printf("  written to %s/ (summary.json, history.csv, rigid_body.pvd)\n", directory.c_str());
+  std::printf("  written to %s/ (summary.json, history.csv%s)\n", directory.c_str(),
+              frames ? ", rigid_body.pvd" : "");
+}
+
+void print_plots(const studies::PlotOutcome& plots, const std::string& directory) {
+  if (!plots.drawn || plots.files.empty()) return;
+  std::string names;
+  for (const std::string& file : plots.files)
+    names += (names.empty() ? "" : ", ") + std::filesystem::path(file).filename().string();
+  std::printf("  plots in %s/plots/ (%s; drawn by %s)\n", directory.c_str(), names.c_str(),
+              plots.interpreter.c_str());
 }
 
 }  // namespace
 
-const char* const kLumpedUsage = R"(Usage: rebound lumped CASE [-o DIR] [--quiet]
+const char* const kLumpedUsage = R"(Usage: rebound lumped CASE [-o DIR] [--quiet] [--no-plots]
 
 Solves the case with the lumped model of its "lumped" section (default: Lai's
 coupled-conservative model) and writes into DIR/lumped/ (default DIR:
@@ -45,20 +55,31 @@ results/<case name>):
   summary.json    rebound quantities (SI), the keys shared with the FEM
   history.csv     forces, impulses, rigid-body velocity/displacement of P, ...
   rigid_body.pvd  the body moved by the lumped motion, for ParaView
+  plots/forces.png, impulses.png, velocity_of_P.png   vs time (stick phases
+                  shaded), plots/stick_fraction.png for mdr and halfspace; none
+                  for the rigid-body laws (no history)
+The plots are drawn by scripts/plots.py with the first of $REBOUND_PYTHON,
+/usr/bin/python3 and python3 on PATH that has matplotlib (about a second);
+without one the run still succeeds, with a warning. --no-plots skips them.
 )";
 
 int command_lumped(const std::vector<std::string>& arguments) {
-  const Arguments args("lumped", arguments, {"--quiet"}, {"-o"}, kLumpedUsage);
+  const Arguments args("lumped", arguments, {"--quiet", "--no-plots"}, {"-o"}, kLumpedUsage);
   if (args.help()) return 0;
   const cases::Case c = cases::load_case(args.case_file());
   const cases::Derived d = cases::derive(c);
   const std::string directory =
       (std::filesystem::path(output_directory(args.option("-o"), c.name)) / "lumped").string();
   const studies::LumpedSolution solution =
-      studies::solve_lumped_into(c, d, directory, c.lumped.frames);
+      studies::solve_lumped_into(c, d, directory, c.lumped.frames, !args.flag("--no-plots"));
   const nlohmann::json summary = observables::to_json(solution.summary);
-  if (!args.flag("--quiet")) print_summary(summary, directory);
+  if (!args.flag("--quiet")) {
+    print_summary(summary, directory, c.lumped.frames > 0);
+    print_plots(solution.plots, directory);
+    std::fflush(stdout);
+  }
   print_warnings(summary, "lumped");
+  if (solution.plots_requested) print_warning(studies::plot_warnings(solution.plots, "lumped"));
   return 0;
 }
 

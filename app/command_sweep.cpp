@@ -1,7 +1,8 @@
 // rebound sweep CASE --psi1 START:STOP:COUNT | --incidence DEG... | --friction ... [-o DIR]
 //                    [--fem K [--level L] [--reference FILE] [--resume]]
-// The lumped sweep runs in the light `rebound`; with --fem the whole command is handed over to
-// rebound-fem, which adds FEM runs at K of the points (sweep_fem.csv) and the Psi2-Psi1 plot.
+// The lumped sweep runs in the light `rebound` and draws DIR/plots/ (unless --no-plots); with
+// --fem the whole command is handed over to rebound-fem, which adds FEM runs at K of the points
+// (sweep_fem.csv) and draws them into the same plots.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -13,18 +14,18 @@
 
 #include "app/cli.h"
 #include "app/commands.h"
+#include "cases/derived.h"
 #include "lumped/summary.h"
 #include "lumped/sweep.h"
 #include "observables/files.h"
 #include "observables/history.h"
+#include "studies/plots.h"
+#include "studies/run_table.h"
 
 #if defined(REBOUND_HEAVY)
 #include "app/mpi_session.h"
-#include "cases/derived.h"
 #include "studies/fem_run.h"
 #include "studies/fem_sweep.h"
-#include "studies/plots.h"
-#include "studies/run_table.h"
 #endif
 
 namespace rebound::app {
@@ -58,22 +59,30 @@ lumped::SweepRange parse_range(const std::string& option, const std::string& tex
 
 const char* const kSweepUsage =
     R"(Usage: rebound sweep CASE (--psi1 | --incidence | --friction) START:STOP:COUNT
-                     [-o DIR] [--threads N] [--quiet]
+                     [-o DIR] [--threads N] [--quiet] [--no-plots]
                      [--fem K [--level L] [--frames N] [--reference FILE]
-                      [--resume] [--no-plots]]
+                      [--resume]]
 
 Runs the case's lumped model at COUNT evenly spaced values of one variable (the
 rest of the case unchanged: the normal speed is kept for --psi1, the approach
 speed for --incidence, the velocity for --friction) on all cores, writes
 DIR/sweep.csv (default DIR: results/<case name>; -o DIR, -o=DIR, --output DIR)
-and prints a table. This redraws seed 000 Figs. 5.13-5.20 and seed 003
-Figs. F5.16-F5.23.
+and prints a table. This redraws the Psi2-Psi1 figures of Lai (1999), ch. 5-6.
   --psi1        Maw's Psi1 (>= 0)
   --incidence   incidence angle in DEGREES, in [0, 90) (there is no radian
                 form of this option); sweep.csv's sweep_incidence_angle and
                 incidence_angle columns are in radians, like every angle in
                 the outputs
   --friction    Coulomb mu (>= 0)
+and draws (scripts/plots.py with the first of $REBOUND_PYTHON, /usr/bin/python3
+and python3 on PATH that has matplotlib; a warning without one):
+  plots/psi2_vs_psi1.png     Psi2 vs Psi1: the lumped curve (and FEM points,
+                     reference points), the rigid-body gross-slip line
+                     Psi2 = Psi1 - 4 chi
+  plots/e_vs_<variable>.png  e_newton, e_poisson, e_stronge and the tangential
+                     coefficient vs the swept variable (psi1, incidence_angle in
+                     degrees, friction)
+  --no-plots         no PNG
 
 With --fem K (0 <= K <= COUNT) the FEM (as `rebound fem`, also under mpirun) then
 runs at K of the points, evenly spread (first and last included; K = 1: the middle
@@ -84,15 +93,13 @@ point), one after the other with a line per finished run and an ETA:
                      the plot (e.g. digitised from a paper)
   --resume           reuse the rows of DIR/sweep_fem.csv with the same case
                      description, swept value and level
-  --no-plots         no PNG
 and writes
   sweep_fem.csv      the columns of sweep.csv (phases empty) + status, level, dofs,
                      cells, h_contact, time_step, steps, wall_time, ...; rewritten
                      after every run, so Ctrl-C/SIGTERM (exit 130) keeps the
                      finished runs
   sweep_fem/<variable>_<value>/   each run's summary.json and history.csv
-  plots/psi2_vs_psi1.png   Psi2 vs Psi1: lumped curve, FEM points, the rigid-body
-                     gross-slip line Psi2 = Psi1 - 4 chi, reference points
+and adds the completed FEM runs to both plots as points.
 A failed FEM run is recorded (status failed; exit status 1 at the end).
 See docs/PAIR.md.
 )";
@@ -107,9 +114,7 @@ int command_sweep(const std::vector<std::string>& arguments) {
   if (!fem)
     for (const char* option : {"--level", "--frames", "--reference"})
       if (args.option(option)) throw UsageError(std::string("option ") + option + " needs --fem K");
-  if (!fem)
-    for (const char* flag : {"--resume", "--no-plots"})
-      if (args.flag(flag)) throw UsageError(std::string("option ") + flag + " needs --fem K");
+  if (!fem && args.flag("--resume")) throw UsageError("option --resume needs --fem K");
 #if !defined(REBOUND_HEAVY)
   if (fem) {
 #if defined(REBOUND_HEAVY_AVAILABLE)
@@ -248,15 +253,26 @@ int command_sweep(const std::vector<std::string>& arguments) {
         status = 1;
       }
     }
-    if (root && !args.flag("--no-plots")) {
-      std::string plot_arguments = "'" + directory + "' --mode sweep --title '" + base.name +
-                                   "' --chi " + studies::csv_number(cases::derive(base).chi);
-      if (reference) plot_arguments += " --reference '" + *reference + "'";
-      if (studies::run_plots_script(plot_arguments, "sweep", print_warning) && !quiet)
-        std::printf("  plot in %s/plots/psi2_vs_psi1.png\n", directory.c_str());
-    }
   }
 #endif
+  if (root && !args.flag("--no-plots")) {
+    std::vector<std::string> plot_arguments = {directory, "--mode", "sweep", "--title", base.name};
+    if (const double chi = cases::derive(base).chi; std::isfinite(chi))
+      plot_arguments.insert(plot_arguments.end(), {"--chi", studies::csv_number(chi)});
+#if defined(REBOUND_HEAVY)
+    if (reference) plot_arguments.insert(plot_arguments.end(), {"--reference", *reference});
+#endif
+    const studies::PlotOutcome plots = studies::run_python_plots("plots.py", plot_arguments);
+    if (plots.drawn && !quiet) {
+      std::string names;
+      for (const std::string& file : plots.files)
+        names += (names.empty() ? "" : ", ") + std::filesystem::path(file).filename().string();
+      std::printf("  plots in %s/plots/ (%s; drawn by %s)\n", directory.c_str(), names.c_str(),
+                  plots.interpreter.c_str());
+      std::fflush(stdout);
+    }
+    print_warning(studies::plot_warnings(plots, "sweep"));
+  }
   return status;
 }
 

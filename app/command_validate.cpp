@@ -21,6 +21,7 @@
 #endif
 #include "observables/files.h"
 #include "rebound/version.h"
+#include "studies/plots.h"
 #include "studies/progress.h"
 #include "validation/validation.h"
 
@@ -121,7 +122,8 @@ int command_validate(const std::vector<std::string>& arguments) {
            "                        [--threads N] [--cases DIR] [--no-plots] [--quiet]\n\n"
            "Runs the validation checks (each a value against a reference with a stated\n"
            "tolerance, or a \"compare\" row where the seeds give only figures), draws the plots\n"
-           "with /usr/bin/python3 + matplotlib (scripts/validation_plots.py) and writes\n"
+           "with matplotlib (scripts/validation_plots.py; the first of $REBOUND_PYTHON,\n"
+           "/usr/bin/python3 and python3 on PATH that has it) and writes\n"
            "  DIR/VALIDATION.md                      the report (default DIR: "
         << REBOUND_SOURCE_DIR
         << "/docs)\n"
@@ -276,16 +278,15 @@ int command_validate(const std::vector<std::string>& arguments) {
         (fs::temp_directory_path() / ("rebound-validate-" + std::to_string(::getpid()) + ".json"))
             .string();
     observables::write_file_atomically(data_path, validation::plots_json(results).dump() + "\n");
-    const std::string script =
-        (fs::path(REBOUND_SOURCE_DIR) / "scripts" / "validation_plots.py").string();
-    const std::string command = "MPLBACKEND=Agg /usr/bin/python3 '" + script + "' '" + data_path +
-                                "' '" + image_directory.string() + "' > /dev/null";
-    const int status = std::system(command.c_str());
+    const studies::PlotOutcome plots =
+        studies::run_python_plots("validation_plots.py", {data_path, image_directory.string()});
     std::error_code ignored;
     fs::remove(data_path, ignored);
+    if (!plots.drawn) context.plot_problem = plots.problem;
+    if (!plots.note.empty() && !quiet)
+      print_warning("rebound validate: warning: " + plots.note + "\n");
     context.plot_seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - plot_start).count();
-    if (status != 0) context.plot_problem = "`" + command + "` failed";
   }
   context.total_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

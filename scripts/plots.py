@@ -1,7 +1,11 @@
 #!/usr/bin/env python3
 """PNG plots of a rebound result folder, drawn without a display (matplotlib's Agg backend).
 
-Usage: python3 scripts/plots.py DIR [--title TEXT]
+Usage: python3 scripts/plots.py DIR [--title TEXT] [--mode pair|lumped|sweep|refinement]
+
+`rebound lumped`, `sweep`, `pair` and `refine` run this script themselves with the first of
+$REBOUND_PYTHON, /usr/bin/python3 and the python3 on PATH that has matplotlib (README.md, "Plots").
+Exit status 3 when this interpreter has no (working) matplotlib: the caller then tries the next.
 
 Reads DIR/lumped/history.csv and, when present, DIR/fem/history.csv (the common columns of both
 solvers) and writes into DIR/plots/:
@@ -13,22 +17,37 @@ solvers) and writes into DIR/plots/:
 Prints the files written. Exit status 2 when DIR has no history at all.
 
 Other modes (--mode):
+  lumped      DIR/history.csv of `rebound lumped` (DIR is its lumped/ folder) -> DIR/plots/:
+              forces.png (normal and tangential contact force vs time), impulses.png (normal and
+              tangential impulse vs time), velocity_of_P.png (normal and tangential rigid-body
+              velocity of the contact point P vs time), and stick_fraction.png (the part of the
+              contact that sticks) for the models that have one (mdr, halfspace); stick phases
+              shaded. Nothing is drawn for a history without rows (the rigid-body laws).
   refinement  DIR/refinement.json (rebound refine) -> DIR/plots/refinement_<quantity>.png: each
               quantity vs the cell size h (log scale, finer to the right) per series, with the lumped
               model's value, Hertz's (normal impacts) and the Richardson value +- its estimate
   sweep       DIR/sweep.csv and DIR/sweep_fem.csv (rebound sweep --fem) -> DIR/plots/
               psi2_vs_psi1.png: the lumped curve, the FEM points, the rigid-body gross-slip line
-              Psi2 = Psi1 - 4 chi (--chi) and reference points (--reference CSV with psi1,psi2)
+              Psi2 = Psi1 - 4 chi (--chi) and reference points (--reference CSV with psi1,psi2);
+              e_vs_<variable>.png: e_newton, e_poisson, e_stronge and the tangential coefficient
+              vs the swept variable (the incidence angle in degrees), FEM points when present
 """
 import argparse
 import csv
 import os
 import sys
 
-import matplotlib
+# Exit status 3: this interpreter cannot draw; the rebound commands then try the next one.
+NO_MATPLOTLIB = 3
+try:
+    import matplotlib
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt  # noqa: E402
+except Exception as error:  # ImportError, or a matplotlib broken by its numpy
+    print(f"plots.py: {sys.executable} cannot import matplotlib: {type(error).__name__}: {error}",
+          file=sys.stderr)
+    sys.exit(NO_MATPLOTLIB)
 
 
 def read(path):
@@ -121,6 +140,67 @@ def refinement_plots(directory, title):
     return 0 if written else 2
 
 
+def stick_intervals(times, modes):
+    """[(start, end)] of the runs of rows whose mode is stick (times in the plot's unit)."""
+    spans, start = [], None
+    for i, (t, mode) in enumerate(zip(times, modes)):
+        if mode == "stick" and start is None:
+            start = t
+        elif mode != "stick" and start is not None:
+            spans.append((start, t))
+            start = None
+    if start is not None:
+        spans.append((start, times[-1]))
+    return spans
+
+
+def lumped_plots(directory, title):
+    """DIR/plots/*.png of a `rebound lumped` folder (DIR/history.csv)."""
+    path = os.path.join(directory, "history.csv")
+    table = read(path)
+    if table is None:
+        if os.path.exists(path):  # only the header: a rigid-body law (an instantaneous impulse)
+            print(f"plots.py: {path} has no rows (a rigid-body law): nothing to plot",
+                  file=sys.stderr)
+            return 0
+        print(f"plots.py: no {path}", file=sys.stderr)
+        return 2
+    with open(path, newline="") as f:
+        modes = [row.get("mode", "") for row in csv.DictReader(f)]
+    out = os.path.join(directory, "plots")
+    os.makedirs(out, exist_ok=True)
+    time = [1e3 * t for t in table["time"]]
+    sticks = stick_intervals(time, modes)
+    written = []
+
+    def figure(name, ylabel, series):
+        fig, ax = plt.subplots(figsize=(6.4, 4.2), dpi=110)
+        for index, (start, end) in enumerate(sticks):
+            ax.axvspan(start, end, color="tab:green", alpha=0.12, linewidth=0,
+                       label="stick" if index == 0 else None)
+        for column, label, style in series:
+            ax.plot(time, table[column], style, label=label, linewidth=1.6)
+        ax.axhline(0.0, color="black", linewidth=0.6)
+        ax.set_xlabel("time [ms]")
+        ax.set_ylabel(ylabel)
+        save(fig, ax, os.path.join(out, name), title, written)
+
+    figure("forces.png", "contact force [N]",
+           [("normal_force", "normal force", "-"), ("tangential_force", "tangential force", "-")])
+    figure("impulses.png", "impulse [N s]",
+           [("normal_impulse", "normal impulse", "-"),
+            ("tangential_impulse", "tangential impulse", "-")])
+    figure("velocity_of_P.png", "rigid-body velocity of the contact point P [m/s]",
+           [("normal_velocity", "normal velocity of P", "-"),
+            ("tangential_velocity", "tangential velocity of P", "-")])
+    if finite(table.get("stick_fraction", [])):
+        figure("stick_fraction.png", "stick fraction (sticking part of the contact) [-]",
+               [("stick_fraction", "stick fraction", "-")])
+    for p in written:
+        print(p)
+    return 0
+
+
 def sweep_plot(directory, title, chi, reference_path):
     out = os.path.join(directory, "plots")
     lumped = read(os.path.join(directory, "sweep.csv"))
@@ -134,8 +214,8 @@ def sweep_plot(directory, title, chi, reference_path):
     if pairs:
         ax.plot(xs, [p[1] for p in pairs], "-", linewidth=1.6, label="lumped model")
     fem = read(os.path.join(directory, "sweep_fem.csv"))
+    status = []
     if fem is not None and "psi1" in fem:
-        status = []
         with open(os.path.join(directory, "sweep_fem.csv"), newline="") as f:
             status = [row.get("status") for row in csv.DictReader(f)]
         points = [(x, y) for x, y, s in zip(fem["psi1"], fem["psi2"], status)
@@ -166,20 +246,67 @@ def sweep_plot(directory, title, chi, reference_path):
     path = os.path.join(out, "psi2_vs_psi1.png")
     save(fig, ax, path, title, [])
     print(path)
+    path = restitution_plot(lumped, fem if status else None, status, out, title)
+    if path:
+        print(path)
     return 0
+
+
+def restitution_plot(lumped, fem, status, out, title):
+    """e_vs_<variable>.png: the coefficients of restitution vs the swept variable of sweep.csv
+    (its sweep_<variable> column; the incidence angle drawn in degrees), with the completed FEM
+    runs of sweep_fem.csv (fem, and its status column) as points."""
+    variable = next((k[len("sweep_"):] for k in lumped if k.startswith("sweep_")), None)
+    if variable is None:
+        return None
+    degrees = variable == "incidence_angle"
+    scale = 180.0 / 3.141592653589793 if degrees else 1.0
+    fig, ax = plt.subplots(figsize=(6.4, 4.2), dpi=110)
+    columns = (("e_newton", "e Newton (velocity)", "tab:blue"),
+               ("e_poisson", "e Poisson (impulse)", "tab:orange"),
+               ("e_stronge", "e Stronge (energy)", "tab:green"),
+               ("tangential_cor", "tangential coefficient", "tab:purple"))
+    for column, label, colour in columns:
+        if column not in lumped:
+            continue
+        pairs = sorted((scale * x, y) for x, y in zip(lumped["sweep_" + variable], lumped[column])
+                       if finite([x, y]) == [x, y])
+        if pairs:
+            ax.plot([p[0] for p in pairs], [p[1] for p in pairs], "-", color=colour,
+                    linewidth=1.6, label=label)
+        if fem is not None and column in fem and ("sweep_" + variable) in fem:
+            points = [(scale * x, y) for x, y, s in zip(fem["sweep_" + variable], fem[column], status)
+                      if s == "completed" and finite([x, y]) == [x, y]]
+            if points:
+                ax.plot([p[0] for p in points], [p[1] for p in points], "o", color=colour,
+                        markersize=6, label=label + " (FEM)")
+    if not ax.get_lines():
+        plt.close(fig)
+        return None
+    names = {"psi1": "Psi1 (incidence)", "incidence_angle": "incidence angle [deg]",
+             "friction": "Coulomb friction mu"}
+    ax.set_xlabel(names.get(variable, variable))
+    ax.set_ylabel("coefficient of restitution [-]")
+    path = os.path.join(out, f"e_vs_{variable}.png")
+    save(fig, ax, path, title, [])
+    return path
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("directory")
     parser.add_argument("--title", default=None)
-    parser.add_argument("--mode", choices=("pair", "refinement", "sweep"), default="pair")
+    parser.add_argument("--mode", choices=("pair", "lumped", "refinement", "sweep"),
+                        default="pair")
     parser.add_argument("--chi", type=float, default=None, help="sweep mode: chi of the case")
     parser.add_argument("--reference", default=None, help="sweep mode: CSV with psi1,psi2")
     args = parser.parse_args()
     if args.mode == "refinement":
         return refinement_plots(args.directory, args.title or os.path.basename(
             os.path.normpath(args.directory)))
+    if args.mode == "lumped":
+        return lumped_plots(args.directory, args.title or os.path.basename(
+            os.path.dirname(os.path.normpath(os.path.abspath(args.directory)))))
     if args.mode == "sweep":
         return sweep_plot(args.directory, args.title or os.path.basename(
             os.path.normpath(args.directory)), args.chi, args.reference)

@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """PNG plots of the validation report, drawn without a display (matplotlib's Agg backend).
 
-Usage: /usr/bin/python3 scripts/validation_plots.py DATA.json OUTDIR
+Usage: python3 scripts/validation_plots.py DATA.json OUTDIR
+(`rebound validate` runs it with the first of $REBOUND_PYTHON, /usr/bin/python3 and the python3
+on PATH that has matplotlib; exit status 3 when this interpreter cannot import matplotlib.)
 
 DATA.json is what `rebound validate` writes (DIR/images/validation/validation.json):
 {"plots": [{"name", "title", "caption", "panels": [{"title", "xlabel", "ylabel", "equal_axes",
@@ -15,10 +17,15 @@ import math
 import os
 import sys
 
-import matplotlib
+try:
+    import matplotlib
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt  # noqa: E402
+except Exception as error:  # ImportError, or a matplotlib broken by its numpy
+    print(f"validation_plots.py: {sys.executable} cannot import matplotlib: "
+          f"{type(error).__name__}: {error}", file=sys.stderr)
+    sys.exit(3)  # the rebound commands then try the next interpreter
 
 
 def numbers(values):

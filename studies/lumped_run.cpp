@@ -8,13 +8,14 @@
 namespace rebound::studies {
 
 const std::vector<std::string>& lumped_output_patterns() {
-  static const std::vector<std::string> patterns = {"summary.json", "history.csv", "rigid_body.pvd",
-                                                    "rigid_body_*.vtp", "*.tmp.*"};
+  static const std::vector<std::string> patterns = {"summary.json",   "history.csv",
+                                                    "rigid_body.pvd", "rigid_body_*.vtp",
+                                                    "*.tmp.*",        "plots/*.png"};
   return patterns;
 }
 
 LumpedSolution solve_lumped_into(const cases::Case& c, const cases::Derived& d,
-                                 const std::string& directory, int frames) {
+                                 const std::string& directory, int frames, bool plots) {
   // The folder is this run's while it writes: locked, earlier results under these names removed,
   // a manifest at the end (also when the solve fails).
   observables::OutputFolder folder(directory, lumped_output_patterns(),
@@ -26,12 +27,18 @@ LumpedSolution solve_lumped_into(const cases::Case& c, const cases::Derived& d,
     folder.finish("failed");
     throw;
   }
-  LumpedSolution run{d, lumped::summary(c, d, outcome),
-                     lumped::history_table(lumped::history_rows(c, d, outcome))};
+  LumpedSolution run;
+  run.derived = d;
+  run.summary = lumped::summary(c, d, outcome);
+  run.history = lumped::history_table(lumped::history_rows(c, d, outcome));
   observables::write_file_atomically(directory + "/history.csv", observables::to_csv(run.history));
   observables::write_file_atomically(directory + "/summary.json",
                                      observables::to_json(run.summary).dump(2) + "\n");
   if (frames > 0) observables::write_rigid_body_frames(directory, c, d, run.history, frames);
+  // A rigid-body law has an empty history (an instantaneous impulse): nothing to plot.
+  run.plots_requested = plots && run.history.rows() > 0;
+  if (run.plots_requested)
+    run.plots = run_python_plots("plots.py", {directory, "--mode", "lumped", "--title", c.name});
   folder.finish(run.summary.status);
   return run;
 }

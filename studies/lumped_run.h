@@ -1,5 +1,5 @@
 // A lumped solve of a case as the commands and studies run it: solved on a given body, written
-// into a folder (summary.json, history.csv, rigid_body.pvd) and kept in memory, typed.
+// into a folder (summary.json, history.csv, rigid_body.pvd, plots/*.png) and kept in memory, typed.
 #pragma once
 
 #include <string>
@@ -9,6 +9,7 @@
 #include "cases/derived.h"
 #include "observables/history.h"
 #include "observables/quantities.h"
+#include "studies/plots.h"
 
 namespace rebound::studies {
 
@@ -16,17 +17,21 @@ struct LumpedSolution {
   cases::Derived derived;  // the body it was solved on
   observables::Summary summary;
   observables::History history;
+  bool plots_requested = false;
+  PlotOutcome plots;  // when requested: drawn or not, the files, the interpreter, the problem
 };
 
 // The names a lumped solve writes into its folder (observables::OutputFolder patterns).
 const std::vector<std::string>& lumped_output_patterns();
 
 // The lumped model of the case on the given body, solved and written into directory (summary.json,
-// history.csv, and rigid_body.pvd when frames > 0, manifest.json). The folder is locked while it
-// is written (observables::FolderBusy when another run holds it) and earlier results in it under
-// these names are removed first. Throws lumped::SolveError when the solve fails (the manifest then
-// says "failed").
+// history.csv, rigid_body.pvd when frames > 0, with `plots` plots/*.png by scripts/plots.py
+// --mode lumped when the history has rows, and manifest.json). The folder is locked while it is
+// written (observables::FolderBusy when another run holds it) and earlier results in it under
+// these names (plots included) are removed first. Plots that cannot be drawn do not fail the
+// solve (LumpedSolution::plots says why). Throws lumped::SolveError when the solve fails (the
+// manifest then says "failed").
 LumpedSolution solve_lumped_into(const cases::Case& c, const cases::Derived& d,
-                                 const std::string& directory, int frames);
+                                 const std::string& directory, int frames, bool plots = false);
 
 }  // namespace rebound::studies

@@ -166,7 +166,7 @@ TEST(Cli, LumpedWritesDocumentedOutputs) {
       continue;
     const fs::path out = dir / entry.path().stem();
     const Invocation r =
-        run("lumped " + entry.path().string() + " -o " + out.string() + " --quiet");
+        run("lumped " + entry.path().string() + " -o " + out.string() + " --quiet --no-plots");
     ASSERT_EQ(r.status, 0) << entry.path() << "\n" << r.output;
     std::ifstream summary_file(out / "lumped" / "summary.json");
     const auto summary = nlohmann::json::parse(summary_file);
@@ -205,7 +205,8 @@ TEST(Cli, LumpedAndSweepRejectBadOptions) {
 TEST(Cli, SweepWritesOneRowPerPoint) {
   const fs::path dir = scratch("sweep");
   const Invocation r =
-      run("sweep " + kCases + "sphere-lai-psi2.json --psi1 0:8:17 --threads 2 -o " + dir.string());
+      run("sweep " + kCases + "sphere-lai-psi2.json --psi1 0:8:17 --threads 2 --no-plots -o " +
+          dir.string());
   ASSERT_EQ(r.status, 0) << r.output;
   std::ifstream csv(dir / "sweep.csv");
   std::string header, line, last;
@@ -229,7 +230,8 @@ TEST(Cli, SweepWritesOneRowPerPoint) {
 // separation: zero force), and the rigid velocity field.
 TEST(Cli, LumpedFramesOpenInVtk) {
   const fs::path dir = scratch("vtk");
-  ASSERT_EQ(run("lumped " + kCases + "sphere-lai-psi2.json --quiet -o " + dir.string()).status, 0);
+  ASSERT_EQ(run("lumped " + kCases + "sphere-lai-psi2.json --quiet --no-plots -o " + dir.string()).status,
+            0);
   std::ifstream pvd(dir / "lumped" / "rigid_body.pvd");
   std::stringstream text;
   text << pvd.rdbuf();
@@ -301,13 +303,14 @@ TEST(Cli, OutputOptionSpellings) {
   for (const std::string spelling : {"-o ", "-o=", "--output ", "--output="}) {
     const fs::path out = dir / std::to_string(index++);
     const Invocation r =
-        run("lumped " + kCases + "hertz-steel-sphere.json --quiet " + spelling + out.string());
+        run("lumped " + kCases + "hertz-steel-sphere.json --quiet --no-plots " + spelling +
+            out.string());
     ASSERT_EQ(r.status, 0) << spelling << ": " << r.output;
     EXPECT_TRUE(fs::exists(out / "lumped" / "summary.json")) << spelling;
   }
   const fs::path sweep = dir / "sweep";
   ASSERT_EQ(run("sweep " + kCases +
-                "sphere-lai-psi2.json --psi1 0:1:2 --threads=1 --quiet "
+                "sphere-lai-psi2.json --psi1 0:1:2 --threads=1 --quiet --no-plots "
                 "--output=" +
                 sweep.string())
                 .status,
@@ -319,7 +322,7 @@ TEST(Cli, OutputOptionSpellings) {
 TEST(Cli, SweepIncidenceInDegrees) {
   const fs::path dir = scratch("incidence");
   const Invocation r = run("sweep " + kCases + "sphere-lai-psi2.json --incidence 0:60:3 -o " +
-                           dir.string() + " --threads 1");
+                           dir.string() + " --threads 1 --no-plots");
   ASSERT_EQ(r.status, 0) << r.output;
   EXPECT_NE(r.output.find("incidence (deg)"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("from 0 to 60 degrees"), std::string::npos) << r.output;

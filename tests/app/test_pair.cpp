@@ -16,6 +16,8 @@
 #include <vtkNew.h>
 #include <vtkPNGReader.h>
 #include <vtkPointData.h>
+#include <vtkUnstructuredGrid.h>
+#include <vtkXMLPUnstructuredGridReader.h>
 
 #include <algorithm>
 #include <chrono>
@@ -26,6 +28,7 @@
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <regex>
 #include <set>
 #include <sstream>
 #include <string>
@@ -371,6 +374,58 @@ void expect_all_files(const PairRun& run) {
             read_json(run.dir / "fem/summary.json")["mpi_ranks"]);
 }
 
+// --- the ParaView view -----------------------------------------------------------------------
+
+// The largest von Mises stress of the FEM frames (fem/solution_*.pvtu) read with VTK.
+double largest_von_mises(const fs::path& fem) {
+  double largest = -1;
+  for (const auto& entry : fs::directory_iterator(fem)) {
+    if (entry.path().extension() != ".pvtu") continue;
+    vtkNew<vtkXMLPUnstructuredGridReader> reader;
+    reader->SetFileName(entry.path().c_str());
+    reader->Update();
+    vtkDataArray* stress = reader->GetOutput()->GetPointData()->GetArray("von_mises");
+    if (stress) largest = std::max(largest, stress->GetRange(0)[1]);
+  }
+  return largest;
+}
+
+// The x values (first and last) and UseLogScale of a lookup table in a ParaView state file.
+struct StateLut {
+  bool found = false;
+  double first = 0, last = 0;
+  int log_scale = -1;
+};
+
+StateLut state_lut(const std::string& state, const std::string& array) {
+  StateLut lut;
+  // <Item id="904" name="von_mises.PVLookupTable" .../> in the lookup_tables collection.
+  std::smatch item;
+  if (!std::regex_search(state, item,
+                         std::regex("<Item id=\"(\\d+)\" name=\"" + array + "\\.PVLookupTable\"")))
+    return lut;
+  const std::string id = item[1];
+  const auto begin =
+      state.find("<Proxy group=\"lookup_tables\" type=\"PVLookupTable\" id=\"" + id + "\"");
+  if (begin == std::string::npos) return lut;
+  const std::string proxy = state.substr(begin, state.find("</Proxy>", begin) - begin);
+  std::smatch m;
+  const std::string rgb = proxy.substr(proxy.find("name=\"RGBPoints\""));
+  std::vector<double> values;
+  const std::regex element("<Element index=\"\\d+\" value=\"([^\"]+)\"/>");
+  const std::string rgb_block = rgb.substr(0, rgb.find("</Property>"));
+  for (auto it = std::sregex_iterator(rgb_block.begin(), rgb_block.end(), element);
+       it != std::sregex_iterator(); ++it)
+    values.push_back(std::stod((*it)[1]));
+  const std::string log = proxy.substr(proxy.find("name=\"UseLogScale\""));
+  if (values.size() < 8 || !std::regex_search(log, m, element)) return lut;
+  lut.found = true;
+  lut.first = values.front();
+  lut.last = values[values.size() - 4];
+  lut.log_scale = std::stoi(m[1]);
+  return lut;
+}
+
 // --- the fixtures ----------------------------------------------------------------------------
 
 // One pair run shared by the tests of a fixture: SetUpTestSuite of `Fixture` sets run_.
@@ -476,6 +531,30 @@ TEST_F(PairParaView, StateRendersNonBlankScreenshot) {
   EXPECT_NE(text.str().find("solution.pvd"), std::string::npos);
   EXPECT_NE(text.str().find("rigid_body.pvd"), std::string::npos);
   EXPECT_NE(text.str().find("history.csv"), std::string::npos);
+
+  // The rigid plane y = 0 is a source of the state.
+  EXPECT_NE(text.str().find("name=\"rigid plane y = 0\""), std::string::npos);
+  // The von Mises colour range: printed, from the contact region (its top is the largest
+  // stress of the run, its bottom well above the field's minimum and below the top), on a log
+  // scale, and the one the state's lookup table holds.
+  std::smatch printed;
+  const std::string output = paraview.output;
+  ASSERT_TRUE(std::regex_search(output, printed,
+                                std::regex("von Mises colour range: ([0-9.e+-]+) - ([0-9.e+-]+) "
+                                           "Pa \\(log; (\\d+) points within 10 contact radii")))
+      << output;
+  const double low = std::stod(printed[1]), high = std::stod(printed[2]);
+  std::printf("[paraview] von Mises colour range %.3g - %.3g Pa over %s points\n", low, high,
+              printed[3].str().c_str());
+  const double largest = largest_von_mises(run().dir / "fem");
+  EXPECT_NEAR(high, largest, 1e-3 * largest);
+  EXPECT_GT(low, 1e-4 * high);  // not down to the far body's stress (1.3e5 Pa on the quick case)
+  EXPECT_LT(low, 1e-1 * high);
+  const StateLut lut = state_lut(text.str(), "von_mises");
+  ASSERT_TRUE(lut.found);
+  EXPECT_EQ(lut.log_scale, 1);
+  EXPECT_NEAR(lut.first, low, 2e-3 * low);
+  EXPECT_NEAR(lut.last, high, 2e-3 * high);
 }
 
 TEST_F(PairHertz, WritesAllFiles) {

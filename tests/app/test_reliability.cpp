@@ -62,10 +62,10 @@ TEST(Reliability, ConcurrentRunsIntoOneFolderNeverMixTheirFiles) {
   int refused = 0;
   for (int round = 0; round < 6; ++round) {
     const auto both = shell("cd " + dir.string() + "; (" + REBOUND_BINARY + " lumped " + kCases +
-                            "sphere-lai-psi2-quick.json -o out --quiet > a.log 2>&1; echo $? > "
+                            "sphere-lai-psi2-quick.json -o out --quiet --no-plots > a.log 2>&1; echo $? > "
                             "a.status) & (" +
                             REBOUND_BINARY + " lumped " + kCases +
-                            "sphere-lai-psi7.json -o out --quiet > b.log 2>&1; echo $? > "
+                            "sphere-lai-psi7.json -o out --quiet --no-plots > b.log 2>&1; echo $? > "
                             "b.status) & wait");
     ASSERT_EQ(both.status, 0) << both.output;
     int succeeded = 0;
@@ -108,13 +108,16 @@ TEST(Reliability, ConcurrentRunsIntoOneFolderNeverMixTheirFiles) {
 TEST(Reliability, RerunWithFewerFramesLeavesNoStaleFrames) {
   const fs::path dir = scratch_directory("rebound-reliability", "stale");
   const fs::path many = variant(dir, "stale", "sphere-lai-psi2", {{"lumped", {{"frames", 12}}}});
-  ASSERT_EQ(test::rebound("lumped " + many.string() + " -o " + (dir / "out").string() + " --quiet")
+  ASSERT_EQ(test::rebound("lumped " + many.string() + " -o " + (dir / "out").string() +
+                          " --quiet --no-plots")
                 .status,
             0);
   std::ofstream(dir / "out" / "lumped" / "notes.txt") << "mine";
   const fs::path few = variant(dir, "stale", "sphere-lai-psi2", {{"lumped", {{"frames", 3}}}});
   ASSERT_EQ(
-      test::rebound("lumped " + few.string() + " -o " + (dir / "out").string() + " --quiet").status,
+      test::rebound("lumped " + few.string() + " -o " + (dir / "out").string() +
+                    " --quiet --no-plots")
+          .status,
       0);
   int vtp = 0;
   for (const auto& entry : fs::directory_iterator(dir / "out" / "lumped"))

@@ -25,7 +25,7 @@ class LumpedEqualsCommandLine(unittest.TestCase):
                 case = rebound.load_case(path)
                 models.add(case.lumped.model)
                 folder = os.path.join(out, case.name)
-                run_cli("lumped", path, "-o", folder, "--quiet")
+                run_cli("lumped", path, "-o", folder, "--quiet", "--no-plots")
                 expected = load_json(os.path.join(folder, "lumped", "summary.json"))
                 result = rebound.lumped(case)
                 history = result.pop("history")
@@ -71,7 +71,7 @@ class LumpedEqualsCommandLine(unittest.TestCase):
                 path = os.path.join(out, label + ".json")
                 with open(path, "w") as stream:
                     json.dump(case.to_dict(), stream)
-                run_cli("lumped", path, "-o", os.path.join(out, label), "--quiet")
+                run_cli("lumped", path, "-o", os.path.join(out, label), "--quiet", "--no-plots")
                 expected = load_json(os.path.join(out, label, "lumped", "summary.json"))
                 result = rebound.lumped(case)
                 del result["history"]

@@ -75,7 +75,8 @@ class ReadResults(unittest.TestCase):
         import tempfile
         cls._folder = tempfile.TemporaryDirectory(prefix="rebound-python-results-")
         cls.directory = os.path.join(cls._folder.name, "sphere")
-        run_cli("lumped", case_path("sphere-lai-psi2.json"), "-o", cls.directory, "--quiet")
+        run_cli("lumped", case_path("sphere-lai-psi2.json"), "-o", cls.directory, "--quiet",
+                "--no-plots")
 
     @classmethod
     def tearDownClass(cls):
@@ -116,9 +117,9 @@ class ReadResults(unittest.TestCase):
     def test_a_pair_folder_with_fem_comparison_and_sweep(self):
         folder = temporary_folder(self)
         pair = os.path.join(folder, "pair")
-        run_cli("lumped", case_path("sphere-lai-psi2.json"), "-o", pair, "--quiet")
+        run_cli("lumped", case_path("sphere-lai-psi2.json"), "-o", pair, "--quiet", "--no-plots")
         run_cli("sweep", case_path("sphere-lai-psi2.json"), "--psi1", "0:4:5", "-o", pair,
-                "--quiet")
+                "--quiet", "--no-plots")
         write_fem_run(os.path.join(pair, "fem"))
         comparison = {"case": "sphere-lai-psi2",
                       "summary": {"psi2": {"lumped": -0.5178, "fem": -0.41,

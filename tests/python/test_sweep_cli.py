@@ -27,7 +27,7 @@ class SweepEqualsCommandLine(unittest.TestCase):
         path = os.path.join(folder, "case.json")
         with open(path, "w") as stream:
             json.dump(case.to_dict(), stream)
-        run_cli("sweep", path, option, spec, "-o", folder, "--quiet")
+        run_cli("sweep", path, option, spec, "-o", folder, "--quiet", "--no-plots")
         return read_csv_text(os.path.join(folder, "sweep.csv"))
 
     def check_against_cli(self, case, option, keyword, spec, model):
