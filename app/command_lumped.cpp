@@ -47,7 +47,8 @@ void print_plots(const studies::PlotOutcome& plots, const std::string& directory
 
 }  // namespace
 
-const char* const kLumpedUsage = R"(Usage: rebound lumped CASE [-o DIR] [--quiet] [--no-plots]
+const char* const kLumpedUsage =
+    R"(Usage: rebound lumped CASE [-o DIR] [-q|--quiet] [--no-plots] [--json]
 
 Solves the case with the lumped model of its "lumped" section (default: Lai's
 coupled-conservative model) and writes into DIR/lumped/ (default DIR:
@@ -61,10 +62,13 @@ results/<case name>):
 The plots are drawn by scripts/plots.py with the first of $REBOUND_PYTHON,
 /usr/bin/python3 and python3 on PATH that has matplotlib (about a second);
 without one the run still succeeds, with a warning. --no-plots skips them.
+--json prints summary.json on standard output instead of the table (for scripts);
+warnings always go to standard error.
 )";
 
 int command_lumped(const std::vector<std::string>& arguments) {
-  const Arguments args("lumped", arguments, {"--quiet", "--no-plots"}, {"-o"}, kLumpedUsage);
+  const Arguments args("lumped", arguments, {"--quiet", "--no-plots", "--json"}, {"-o"},
+                       kLumpedUsage);
   if (args.help()) return 0;
   const cases::Case c = cases::load_case(args.case_file());
   const cases::Derived d = cases::derive(c);
@@ -73,7 +77,9 @@ int command_lumped(const std::vector<std::string>& arguments) {
   const studies::LumpedSolution solution =
       studies::solve_lumped_into(c, d, directory, c.lumped.frames, !args.flag("--no-plots"));
   const nlohmann::json summary = observables::to_json(solution.summary);
-  if (!args.flag("--quiet")) {
+  if (args.flag("--json")) {
+    std::cout << summary.dump(2) << "\n";
+  } else if (!args.flag("--quiet")) {
     print_summary(summary, directory, c.lumped.frames > 0);
     print_plots(solution.plots, directory);
     std::fflush(stdout);

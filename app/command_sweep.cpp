@@ -19,6 +19,7 @@
 #include "lumped/sweep.h"
 #include "observables/files.h"
 #include "observables/history.h"
+#include "observables/quantities.h"
 #include "studies/plots.h"
 #include "studies/run_table.h"
 
@@ -59,7 +60,7 @@ lumped::SweepRange parse_range(const std::string& option, const std::string& tex
 
 const char* const kSweepUsage =
     R"(Usage: rebound sweep CASE (--psi1 | --incidence | --friction) START:STOP:COUNT
-                     [-o DIR] [--threads N] [--quiet] [--no-plots]
+                     [-o DIR] [--threads N] [-q|--quiet] [--no-plots] [--json]
                      [--fem K [--level L] [--frames N] [--reference FILE]
                       [--resume]]
 
@@ -67,7 +68,8 @@ Runs the case's lumped model at COUNT evenly spaced values of one variable (the
 rest of the case unchanged: the normal speed is kept for --psi1, the approach
 speed for --incidence, the velocity for --friction) on all cores, writes
 DIR/sweep.csv (default DIR: results/<case name>; -o DIR, -o=DIR, --output DIR)
-and prints a table. This redraws the Psi2-Psi1 figures of Lai (1999), ch. 5-6.
+and prints a table (--json: the rows as JSON on standard output instead). This
+redraws the Psi2-Psi1 figures of Lai (1999), ch. 5-6.
   --psi1        Maw's Psi1 (>= 0)
   --incidence   incidence angle in DEGREES, in [0, 90) (there is no radian
                 form of this option); sweep.csv's sweep_incidence_angle and
@@ -105,7 +107,7 @@ See docs/PAIR.md.
 )";
 
 int command_sweep(const std::vector<std::string>& arguments) {
-  const Arguments args("sweep", arguments, {"--quiet", "--resume", "--no-plots"},
+  const Arguments args("sweep", arguments, {"--quiet", "--resume", "--no-plots", "--json"},
                        {"--psi1", "--incidence", "--friction", "-o", "--threads", "--fem",
                         "--level", "--frames", "--reference"},
                        kSweepUsage);
@@ -158,7 +160,8 @@ int command_sweep(const std::vector<std::string>& arguments) {
   lumped::case_at(base, range.variable, range.start);
   lumped::case_at(base, range.variable, range.stop);
   const std::string directory = output_directory(args.option("-o"), base.name);
-  const bool quiet = args.flag("--quiet");
+  const bool json = args.flag("--json");
+  const bool quiet = args.flag("--quiet") || json;
 
 #if defined(REBOUND_HEAVY)
   studies::FemSweepOptions fem_options;
@@ -229,6 +232,25 @@ int command_sweep(const std::vector<std::string>& arguments) {
     if (shown < range.count) std::printf("  (%d of %d rows shown)\n", shown, range.count);
     std::printf("  written to %s%s\n", path.c_str(), degrees ? " (angles in radians)" : "");
     std::fflush(stdout);
+  }
+  if (root && json) {
+    // The rows of sweep.csv as JSON for scripts: the swept value (rad for angles) and the summary
+    // scalars (null where undefined), the phases and the error of each point.
+    nlohmann::json points = nlohmann::json::array();
+    const auto& keys = observables::summary_scalar_keys();
+    for (const auto& row : rows) {
+      nlohmann::json point = {{lumped::to_string(range.variable), row.value}};
+      for (std::size_t k = 0; k < keys.size() && k < row.scalars.size(); ++k)
+        point[keys[k]] = observables::finite_or_null(row.scalars[k]);
+      point["phases"] = row.phases;
+      point["error"] = row.error;
+      points.push_back(point);
+    }
+    std::cout << nlohmann::json{{"case", base.name},
+                                {"variable", lumped::to_string(range.variable)},
+                                {"points", points}}
+                     .dump(2)
+              << "\n";
   }
   if (root && failures > 0)
     std::fprintf(stderr, "rebound sweep: %d of %d points failed (see the error column)\n", failures,

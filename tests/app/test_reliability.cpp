@@ -61,12 +61,13 @@ TEST(Reliability, ConcurrentRunsIntoOneFolderNeverMixTheirFiles) {
   const fs::path dir = scratch_directory("rebound-reliability", "concurrent");
   int refused = 0;
   for (int round = 0; round < 6; ++round) {
-    const auto both = shell("cd " + dir.string() + "; (" + REBOUND_BINARY + " lumped " + kCases +
-                            "sphere-lai-psi2-quick.json -o out --quiet --no-plots > a.log 2>&1; echo $? > "
-                            "a.status) & (" +
-                            REBOUND_BINARY + " lumped " + kCases +
-                            "sphere-lai-psi7.json -o out --quiet --no-plots > b.log 2>&1; echo $? > "
-                            "b.status) & wait");
+    const auto both =
+        shell("cd " + dir.string() + "; (" + REBOUND_BINARY + " lumped " + kCases +
+              "sphere-lai-psi2-quick.json -o out --quiet --no-plots > a.log 2>&1; echo $? > "
+              "a.status) & (" +
+              REBOUND_BINARY + " lumped " + kCases +
+              "sphere-lai-psi7.json -o out --quiet --no-plots > b.log 2>&1; echo $? > "
+              "b.status) & wait");
     ASSERT_EQ(both.status, 0) << both.output;
     int succeeded = 0;
     for (const char* run : {"a", "b"}) {
@@ -114,11 +115,10 @@ TEST(Reliability, RerunWithFewerFramesLeavesNoStaleFrames) {
             0);
   std::ofstream(dir / "out" / "lumped" / "notes.txt") << "mine";
   const fs::path few = variant(dir, "stale", "sphere-lai-psi2", {{"lumped", {{"frames", 3}}}});
-  ASSERT_EQ(
-      test::rebound("lumped " + few.string() + " -o " + (dir / "out").string() +
-                    " --quiet --no-plots")
-          .status,
-      0);
+  ASSERT_EQ(test::rebound("lumped " + few.string() + " -o " + (dir / "out").string() +
+                          " --quiet --no-plots")
+                .status,
+            0);
   int vtp = 0;
   for (const auto& entry : fs::directory_iterator(dir / "out" / "lumped"))
     vtp += entry.path().extension() == ".vtp";
@@ -168,4 +168,23 @@ TEST(Provenance, LumpedSummaryCarriesTheCommandAndTheCase) {
   EXPECT_EQ(p["case"]["name"], "sphere-lai-psi2");
   EXPECT_EQ(p["mpi_ranks"], 1);
   EXPECT_EQ(p["git_commit"].get<std::string>().size() >= 7, true);
+}
+
+// --json prints what scripts need on standard output, parseable, warnings staying on stderr.
+TEST(Scripting, JsonOutputOfLumpedAndSweepParses) {
+  const fs::path dir = scratch_directory("rebound-reliability", "json");
+  const auto lumped =
+      test::shell(std::string(REBOUND_BINARY) + " lumped " + kCases + "sphere-lai-psi2.json -o " +
+                  (dir / "a").string() + " --json --no-plots 2>/dev/null");
+  ASSERT_EQ(lumped.status, 0) << lumped.output;
+  const nlohmann::json summary = nlohmann::json::parse(lumped.output);
+  EXPECT_EQ(summary, read_json(dir / "a" / "lumped" / "summary.json"));
+  const auto sweep = test::shell(std::string(REBOUND_BINARY) + " sweep " + kCases +
+                                 "sphere-lai-psi2.json --psi1 0.5:4:8 -o " + (dir / "b").string() +
+                                 " --json --no-plots 2>/dev/null");
+  ASSERT_EQ(sweep.status, 0) << sweep.output;
+  const nlohmann::json table = nlohmann::json::parse(sweep.output);
+  ASSERT_EQ(table["points"].size(), 8u);
+  EXPECT_DOUBLE_EQ(table["points"][7]["psi1"].get<double>(), 4.0);
+  EXPECT_TRUE(table["points"][7]["psi2"].is_number());
 }
