@@ -32,7 +32,7 @@ void print_table(const cases::Case& c, const cases::Derived& d) {
   std::printf("  %-34s [[%.5g, %.5g, %.5g], [%.5g, %.5g, %.5g], [%.5g, %.5g, %.5g]] kg m^2\n",
               "central inertia (t, n, b)", I(0, 0), I(0, 1), I(0, 2), I(1, 0), I(1, 1), I(1, 2),
               I(2, 0), I(2, 1), I(2, 2));
-  std::printf(" Planar inertia (seed 000 eqs. 3.34-3.36)\n");
+  std::printf(" Planar inertia (Lai 1999, eqs. 3.34-3.36; docs/THEORY.md sec. 2)\n");
   line("effective mass m", d.effective_mass, "kg");
   line(d.lambda_overridden ? "lambda (case override)" : "lambda", d.lambda, "");
   line(d.theta_overridden ? "theta (case override)" : "theta", d.theta, "rad");
@@ -52,7 +52,7 @@ void print_table(const cases::Case& c, const cases::Derived& d) {
   line("incidence angle alpha", d.incidence_angle, "rad");
   line("tan alpha", std::tan(d.incidence_angle), "");
   if (std::isfinite(d.psi1)) line("Psi1", d.psi1, "");
-  std::printf(" Lai's model (seed 000 sec. 5.1)\n");
+  std::printf(" Lai's model (Lai 1999, sec. 5.1; docs/THEORY.md sec. 5)\n");
   line("contact modulus E/(1-nu^2)", d.contact_modulus, "Pa");
   line("kappa", d.kappa, "");
   if (d.always_stick)
@@ -63,7 +63,7 @@ void print_table(const cases::Case& c, const cases::Derived& d) {
   line("length scale eta", d.length_scale, "m");
   line("time scale eta/v", d.time_scale, "s");
   line("force scale m v^2/eta", d.force_scale, "N");
-  std::printf(" Hertz normal impact (PHYSICS sec. 6)\n");
+  std::printf(" Hertz normal impact (docs/THEORY.md sec. 3)\n");
   line("max compression delta_max", d.hertz.max_compression, "m");
   line("contact duration t_c", d.hertz.duration, "s");
   line("peak force F_max", d.hertz.peak_force, "N");

@@ -18,6 +18,7 @@
 #include "app/commands.h"
 #if defined(REBOUND_HEAVY)
 #include "app/mpi_session.h"
+#include "studies/fem_run.h"
 #endif
 #include "observables/files.h"
 #include "rebound/version.h"
@@ -200,6 +201,9 @@ int command_validate(const std::vector<std::string>& arguments) {
   root = mpi.root();
   const int ranks = int(dealii::Utilities::MPI::n_mpi_processes(MPI_COMM_WORLD));
   if (!args.option("--threads")) options.threads = std::max(1, options.threads / ranks);
+  // Ctrl-C / SIGTERM: the FEM run under way ends as "interrupted", no further section starts, and
+  // nothing is written (a half report must not replace docs/VALIDATION.md); exit 130.
+  const studies::StudySignals signals;
 #endif
   const bool quiet = args.flag("--quiet") || !root;
   if (!quiet) options.report = print_progress;
@@ -217,6 +221,9 @@ int command_validate(const std::vector<std::string>& arguments) {
 
   std::vector<validation::SectionResult> results;
   for (const auto& spec : selected) {
+#if defined(REBOUND_HEAVY)
+    if (signals.stop_requested()) break;
+#endif
     results.push_back(validation::run_section(spec, options));
     const auto& r = results.back();
     const validation::Counts c = validation::count(r);
@@ -267,6 +274,15 @@ int command_validate(const std::vector<std::string>& arguments) {
   validation::ReportContext context;
   context.command = command_line(arguments);
   context.machine = machine_description();
+#if defined(REBOUND_HEAVY)
+  if (signals.stop_requested()) {
+    if (root)
+      std::cerr << "rebound validate: interrupted after " << results.size() << " of "
+                << selected.size() << " sections; nothing written (" << directory
+                << "/VALIDATION.md unchanged)\n";
+    return 130;
+  }
+#endif
   context.date = utc_now();
   context.version = REBOUND_VERSION;
   context.depth = options.depth;

@@ -41,7 +41,7 @@ struct Contact {
 
 // Velocity of the contact point P at first touch, in the (t, n) frame, and the spin.
 struct Impact {
-  double theta = 0;             // rad, angle between PG and n (seed 000 Fig. 3.2)
+  double theta = 0;             // rad, angle between PG and n (Lai 1999, Fig. 3.2)
   double normal_speed = 0;      // m/s, approach speed of P (> 0); v_n = -normal_speed
   double tangential_speed = 0;  // m/s, v_t >= 0
   double spin = 0;              // rad/s about b = t x n
@@ -57,7 +57,7 @@ struct LumpedOptions {
   std::optional<double> restitution;    // prescribed coefficient (e, c, d or c_r by model/law)
   std::optional<double> impulse_ratio;  // Brach's tangential/normal impulse ratio
   double relative_tolerance = 1e-8;     // integrator rtol
-  double euler_step = 1e-2;             // non-dimensional step of the seed 003 Euler mode
+  double euler_step = 1e-2;             // non-dimensional step of the uncoupled-euler mode
   int frames = 40;                      // VTK frames written by `rebound lumped`
   // model "mdr": springs of the bed across the largest contact half-width (docs/LUMPED.md)
   int springs = 200;
@@ -138,7 +138,7 @@ Case parse_case(const nlohmann::json& document, const std::string& source);
 double incidence_angle(const Impact& impact);  // alpha = atan(v_t / -v_n)
 double approach_speed(const Impact& impact);   // |v_P|
 
-// Maw's non-dimensional incidence scale: Psi = 2(1-nu)/(mu(2-nu)) tan(alpha) (seed 000 5.63).
+// Maw's non-dimensional incidence scale: Psi = 2(1-nu)/(mu(2-nu)) tan(alpha) (Lai 1999, eq. 5.63).
 double psi_scale(double poisson_ratio, double friction);
 
 }  // namespace rebound::cases

@@ -4,7 +4,7 @@
 // Frame: x = t (tangent, in the plane of motion), y = n (plane normal, into the body),
 // z = b = t x n. The contact point P is the origin, the plane is y = 0, and the centre of mass
 // G lies at (-|PG| sin(theta), |PG| cos(theta), 0), so that r_GP = |PG|(sin theta, -cos theta)
-// as in seed 000 eq. 3.39.
+// as in Lai (1999), eq. 3.39.
 #pragma once
 
 #include <Eigen/Dense>
@@ -30,10 +30,10 @@ struct MassProperties {
 MassProperties mass_properties(const Body& body, const Material& material, double theta);
 
 // Capsule (cylinder radius R, length L between cap centres, hemispherical caps): central radius
-// of gyration about a transverse axis (seed 000 eq. 5.77), squared.
+// of gyration about a transverse axis (Lai 1999, eq. 5.77), squared.
 double capsule_transverse_gyration_squared(double radius, double length);
 // Angle between the capsule axis and n when P is on a cap and PG makes angle theta with n
-// (seed 000 eq. 5.78). Defined for |theta| < capsule_theta_limit(radius, length) only.
+// (Lai 1999, eq. 5.78). Defined for |theta| < capsule_theta_limit(radius, length) only.
 double capsule_axis_angle(double radius, double length, double theta);
 // Largest |theta| at which the capsule touches the plane with its hemispherical cap:
 // atan(L / (2R)), where the axis lies parallel to the plane (|phi| = pi/2). Beyond it there is
@@ -55,14 +55,14 @@ double mesh_contact_radius_limit(double radius, double axis_angle);
 double body_axis_angle(const Body& body, double theta);
 
 // Inverse inertia operator N (2x2, (t, n)) from the generalized-speed formulation
-// N = l^T m^-1 l (seed 000 eqs. 3.18-3.20, 3.44, 3.47) for a body of mass m_B, central radius
+// N = l^T m^-1 l (Lai 1999, eqs. 3.18-3.20, 3.44, 3.47) for a body of mass m_B, central radius
 // of gyration k about b, |PG| = b at angle theta.
 Eigen::Matrix2d inverse_inertia_generalized(double body_mass, double gyration, double offset,
                                             double theta);
-// The same from the closed form of M (seed 000 eq. 3.48): N = M^-1.
+// The same from the closed form of M (Lai 1999, eq. 3.48): N = M^-1.
 Eigen::Matrix2d inverse_inertia_closed_form(double body_mass, double gyration, double offset,
                                             double theta);
-// N from its principal form (seed 000 eq. 3.34): N = (1/m)[[1+l c2t, l s2t],[l s2t, 1-l c2t]].
+// N from its principal form (Lai 1999, eq. 3.34): N = (1/m)[[1+l c2t, l s2t],[l s2t, 1-l c2t]].
 Eigen::Matrix2d inverse_inertia_principal(double effective_mass, double lambda, double theta);
 
 struct PlanarInertia {
@@ -84,7 +84,7 @@ struct HertzScales {
   double contact_radius = 0;   // a_max, m
 };
 // tau_c / x_max of Hertz's normal impact x'' = -(4/3) x^{3/2}, x'(0) = 1:
-// 2 sqrt(pi) Gamma(7/5) / Gamma(9/10) = 2.94320... (PHYSICS sec. 6 rounds it to 2.9432).
+// 2 sqrt(pi) Gamma(7/5) / Gamma(9/10) = 2.943275... (often quoted as 2.9432; docs/THEORY.md sec. 3).
 double hertz_duration_constant();
 
 HertzScales hertz_scales(double contact_modulus, double radius, double normal_mass,
@@ -144,7 +144,7 @@ std::vector<DerivedValue> derived_values(const Case& c, const Derived& d);
 // tangential spring held on the cone |eps| = C (-delta_n) while slipping (slip ratio exactly mu,
 // elastic normal impulse 2 cos(alpha)/(1 - lambda)): slip starts at once if tan(alpha) > C and
 // survives to separation if sgn(eps) delta_t' + C delta_n' > 0 there, i.e. tan(alpha) >
-// 2 mu (1 + lambda)/(1 - lambda) - C (PHYSICS sec. 3 slip rule; seed 003 Table T3.1 case a).
+// 2 mu (1 + lambda)/(1 - lambda) - C (docs/THEORY.md sec. 5 slip rule; the uncoupled-spring thesis, Table T3.1 case a).
 // `stick_limit` is the model's C (Lai's stick_limit(), or the uncoupled model's); infinite when
 // the contact always sticks. Maw's Psi1 of the threshold is psi_scale(nu, mu) times this.
 double gross_slip_tan(double friction, double lambda, double stick_limit);

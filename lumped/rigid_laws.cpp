@@ -323,7 +323,7 @@ Outcome solve_newton(const Configuration& c) {
                       " creates kinetic energy (Delta K/mv^2 = " +
                       signed_format(kinetic_energy_change(c, impulse)) + "): " + why +
                       (remark.empty() ? "" : "; " + remark) +
-                      " (Kane's double-pendulum defect, seed 000 ch. 2)");
+                      " (Kane's double-pendulum defect, Lai 1999, ch. 2)");
   } else if (!remark.empty()) {
     o.notes.push_back(remark);
   }

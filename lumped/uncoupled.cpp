@@ -27,7 +27,7 @@ void check(const Configuration& c, const char* model) {
     throw std::invalid_argument(std::string(model) + ": " + what);
   };
   if (c.normal_law != "hertz")
-    fail("seed 003's model has a Hertz normal spring; normal_law '" + c.normal_law +
+    fail("the uncoupled-spring model has a Hertz normal spring; normal_law '" + c.normal_law +
          "' is not supported (use model 'lai' for the dissipative normal laws)");
   if (!(c.friction >= 0) || !std::isfinite(c.friction)) fail("friction must be finite and >= 0");
   if (!(c.poisson_ratio > -1 && c.poisson_ratio <= 0.5)) fail("poisson_ratio must be in (-1, 0.5]");
@@ -195,7 +195,7 @@ Outcome solve_uncoupled(const Configuration& configuration) {
 
   finish_contact(outcome, tau, {y[kGammaT], y[kGammaN]}, model.velocity(y), model.v0_, y[kWork]);
   std::ostringstream note;
-  note << "uncoupled springs (seed 003): c = " << model.c_ << ", k_t = " << model.kt_ << ", "
+  note << "uncoupled springs: c = " << model.c_ << ", k_t = " << model.kt_ << ", "
        << outcome.phases.size() << " phase(s), " << integrator.statistics().steps
        << " Dormand-Prince steps";
   outcome.notes.push_back(note.str());
@@ -339,7 +339,7 @@ Outcome solve_uncoupled_euler(const Configuration& configuration, EulerConeTest 
   outcome.creates_energy = kinetic_change > 1e-9;
 
   std::ostringstream note;
-  note << "seed 003 program, explicit Euler h = " << ht << ", " << k << " steps, c = " << c
+  note << "the uncoupled-spring thesis's program, explicit Euler h = " << ht << ", " << k << " steps, c = " << c
        << ", mode tested once per step ("
        << (cone_test == EulerConeTest::as_printed ? "as printed: on the cone = slip"
                                                   : "on the cone = stick")

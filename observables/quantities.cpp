@@ -110,6 +110,35 @@ Eigen::Vector2d vector(const nlohmann::json& j, const std::string& key) {
 
 }  // namespace
 
+const nlohmann::json& summary_units() {
+  static const nlohmann::json units = {
+      {"psi1", "1"},
+      {"psi2", "1"},
+      {"incidence_angle", "rad"},
+      {"rebound_angle", "rad"},
+      {"e_newton", "1"},
+      {"e_poisson", "1"},
+      {"e_stronge", "1"},
+      {"tangential_cor", "1"},
+      {"spin_final", "rad/s"},
+      {"normal_impulse", "N s"},
+      {"tangential_impulse", "N s"},
+      {"contact_duration", "s"},
+      {"peak_normal_force", "N"},
+      {"kinetic_energy_loss", "J"},
+      {"kinetic_energy_loss_fraction", "1"},
+      {"lambda", "1"},
+      {"theta", "rad"},
+      {"center_velocity_initial", "m/s"},
+      {"center_velocity_final", "m/s"},
+      {"contact_point_velocity_initial", "m/s"},
+      {"contact_point_velocity_final", "m/s"},
+      {"spin_initial", "rad/s"},
+      {"kinetic_energy_initial", "J"},
+      {"effective_mass", "kg"}};
+  return units;
+}
+
 nlohmann::json to_json(const Summary& s) {
   nlohmann::json j = s.details.is_object() ? s.details : nlohmann::json::object();
   j["case"] = s.case_name;
@@ -129,6 +158,7 @@ nlohmann::json to_json(const Summary& s) {
   j["contact_point_velocity_final"] = pair(q.contact_point_velocity_final);
   j["kinetic_energy_initial"] = finite_or_null(q.kinetic_energy_initial);
   j["effective_mass"] = finite_or_null(s.effective_mass);
+  j["units"] = summary_units();
   return j;
 }
 

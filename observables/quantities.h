@@ -85,6 +85,8 @@ struct Summary {
 // contact_point_velocity_initial/final, spin_initial, kinetic_energy_initial), "effective_mass",
 // then the details.
 nlohmann::json to_json(const Summary& summary);
+// The unit of every rebound quantity of a summary.json ("1": dimensionless), written under "units".
+const nlohmann::json& summary_units();
 // The rebound quantities back from a summary.json (missing or null keys: NaN).
 ReboundQuantities quantities_from_json(const nlohmann::json& summary);
 

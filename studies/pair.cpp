@@ -163,7 +163,7 @@ PairResult run_pair(const cases::Case& c, const std::string& directory,
         "![FEM energy budget](plots/energy_budget.png)\n";
   report +=
       "\nFiles: fem/solution.pvd (FEM fields), lumped/rigid_body.pvd (lumped rigid body), "
-      "view.py (ParaView state), plots/*.png.\n\n## Provenance\n\n" +
+      "view.py (ParaView state), plots/*.png.\n\n## Origin of these results\n\n" +
       observables::provenance_markdown(pair.comparison["provenance"]);
   observables::write_file_atomically(directory + "/report.md", report);
   write_view_script(directory);

@@ -112,7 +112,22 @@ int expect_summary_section(const json& section, const std::string& first_name, c
       EXPECT_EQ(number(row[second_name]), y);
       EXPECT_EQ(number(row["difference"]), y - x)
           << "difference must be " << second_name << " - " << first_name;
-      if (x != 0) {
+      // Order-one quantities at round-off of zero (theta 2.6e-17 against 0) have no relative
+      // difference (studies/comparison.cpp).
+      const bool round_off = std::set<std::string>{"theta",
+                                                   "lambda",
+                                                   "psi1",
+                                                   "psi2",
+                                                   "e_newton",
+                                                   "e_poisson",
+                                                   "e_stronge",
+                                                   "tangential_cor",
+                                                   "incidence_angle",
+                                                   "rebound_angle",
+                                                   "kinetic_energy_loss_fraction"}
+                                     .count(key) > 0 &&
+                             std::max(std::abs(x), std::abs(y)) < 1e-12;
+      if (x != 0 && !round_off) {
         if (!row["relative_difference"].is_number()) {
           ADD_FAILURE() << "relative_difference is not a number";
           continue;
@@ -365,7 +380,7 @@ void expect_all_files(const PairRun& run) {
                                                          << report.str();
   // The report says what the FEM run was and where the result came from.
   for (const char* section : {"## The FEM run", "h_contact / a_max", "energy balance error",
-                              "## Warnings", "## Provenance", "rebound pair "})
+                              "## Warnings", "## Origin of these results", "rebound pair "})
     EXPECT_NE(report.str().find(section), std::string::npos) << section;
   const json comparison = read_json(run.dir / "comparison.json");
   ASSERT_TRUE(comparison.contains("provenance"));

@@ -40,7 +40,7 @@ Outcome solve_with_springs(const Configuration& c, int springs) {
   return solve_mdr(c, options);
 }
 
-// Hertz duration constant 2 sqrt(pi) Gamma(7/5)/Gamma(9/10) = 2.94320... (PHYSICS's 2.9432).
+// Hertz duration constant 2 sqrt(pi) Gamma(7/5)/Gamma(9/10) = 2.943275... (often quoted as 2.9432).
 const double kHertz = 2 * std::sqrt(M_PI) * std::tgamma(1.4) / std::tgamma(0.9);
 
 }  // namespace

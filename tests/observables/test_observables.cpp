@@ -212,3 +212,15 @@ TEST(Provenance, NamesVersionCommitCommandAndTheCaseAsRead) {
   EXPECT_EQ(date.back(), 'Z');
   EXPECT_NE(provenance_markdown(p).find("sphere-lai-psi2.json"), std::string::npos);
 }
+
+// Every rebound quantity of a summary.json has its unit under "units".
+TEST(Quantities, EverySummaryKeyHasAUnit) {
+  const nlohmann::json j = to_json(Summary{});
+  ASSERT_TRUE(j.contains("units"));
+  for (const auto& key : summary_scalar_keys()) EXPECT_TRUE(j["units"].contains(key)) << key;
+  for (const char* key : {"center_velocity_final", "contact_point_velocity_final", "effective_mass",
+                          "kinetic_energy_initial", "spin_initial"})
+    EXPECT_TRUE(j["units"].contains(key)) << key;
+  EXPECT_EQ(j["units"]["normal_impulse"], "N s");
+  EXPECT_EQ(j["units"]["theta"], "rad");
+}
