@@ -15,7 +15,8 @@ from common import (CASES_DIR, count_numbers, json_differences, load_json, read_
 
 class LumpedEqualsCommandLine(unittest.TestCase):
     def test_every_shipped_case(self):
-        paths = sorted(glob.glob(os.path.join(CASES_DIR, "*.json")))
+        paths = sorted(p for p in glob.glob(os.path.join(CASES_DIR, "*.json"))
+                       if not p.endswith(".schema.json"))  # the JSON Schema is not a case
         self.assertGreaterEqual(len(paths), 15, "the shipped cases are missing")
         out = temporary_folder(self)
         models = set()

@@ -52,7 +52,8 @@ class SweepEqualsCommandLine(unittest.TestCase):
 
     def test_incidence_and_friction_sweeps(self):
         case = rebound.load_case(case_path("rod-lai-c.json"))
-        self.check_against_cli(case, "--incidence", "incidence", "0.1:1.4:9", "lai")
+        # rebound sweep --incidence is in degrees, like incidence_deg (incidence= is in rad)
+        self.check_against_cli(case, "--incidence", "incidence_deg", "6:80:9", "lai")
         self.check_against_cli(case, "--friction", "friction", "0:0.8:9", "lai")
 
     def test_points_equal_the_lumped_solve_to_1e_12(self):
