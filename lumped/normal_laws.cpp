@@ -181,7 +181,7 @@ double cached_viscous_damping(double e) {
       return last_damping;
     }
   }
-  const double damping = solve_viscous_damping(e);  // outside the lock: ~0.3 ms
+  const double damping = solve_viscous_damping(e);  // outside the lock: ~0.15 ms
   {
     const std::lock_guard<std::mutex> lock(mutex);
     if (cache.size() >= 100000) cache.clear();  // bounded (a loop over many e)
