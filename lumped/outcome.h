@@ -20,16 +20,18 @@ struct Configuration {
   double poisson_ratio = 0.3;  // nu of the body (rigid plane)
   double incidence_angle = 0;  // alpha in [0, pi/2), tan alpha = v_t / -v_n
   // Options of particular models:
-  std::string normal_law = "hertz";               // normal spring of the compliant models
-  std::optional<double> restitution;              // prescribed e / c / d / c_r
-  std::string restitution_calibration = "exact";  // dissipative normal laws: or "published"
-  std::optional<double> impulse_ratio;            // Brach
-  double relative_tolerance = 1e-8;               // accurate integrators
-  double euler_step = 1e-2;                       // seed 003 fixed-step Euler
-  int springs = 200;                              // MDR bed (lumped/mdr.h)
-  int cells = 24;                                 // half-space grid (halfspace/impact.h)
-  int time_steps = 100;                           // half-space steps per Hertz duration
-  bool dundurs_coupling = true;                   // half-space: beta from nu (false: beta = 0)
+  std::string normal_law = "hertz";   // normal spring of the compliant models
+  std::optional<double> restitution;  // prescribed e / c / d / c_r
+  // Dissipative normal laws: how the damping is taken from restitution, "exact" or "published"
+  // (lumped/normal_laws.h).
+  std::string restitution_calibration = "exact";
+  std::optional<double> impulse_ratio;  // Brach
+  double relative_tolerance = 1e-8;     // accurate integrators
+  double euler_step = 1e-2;             // seed 003 fixed-step Euler
+  int springs = 200;                    // MDR bed (lumped/mdr.h)
+  int cells = 24;                       // half-space grid (halfspace/impact.h)
+  int time_steps = 100;                 // half-space steps per Hertz duration
+  bool dundurs_coupling = true;         // half-space: beta from nu (false: beta = 0)
 };
 
 // m N, the inverse inertia operator scaled by the effective mass (seed 000 3.34).
