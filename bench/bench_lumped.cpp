@@ -1,5 +1,6 @@
 // Google Benchmark of the lumped models: one Lai solve, one MDR solve, one half-space impact, a
-// 10,000-point Psi1 sweep on 2 threads.
+// 10,000-point Psi1 sweep on 1 and 2 threads, the same with a calibrated dissipative normal law,
+// one restitution calibration.
 // Run: build/bin/bench_lumped   (numbers recorded in docs/PERFORMANCE.md)
 #include <benchmark/benchmark.h>
 
@@ -10,6 +11,7 @@
 #include "halfspace/impact.h"
 #include "lumped/lai.h"
 #include "lumped/mdr.h"
+#include "lumped/normal_laws.h"
 #include "lumped/sweep.h"
 #include "lumped/uncoupled.h"
 
@@ -106,6 +108,43 @@ BENCHMARK(BM_Sweep10000)
     ->UseRealTime()
     ->Repetitions(3)
     ->ReportAggregatesOnly(true);
+
+// The same sweep with a dissipative normal law (Hunt-Crossley, e = 0.8) on one thread, its damping
+// calibrated (arg 0: "exact", one root solve for the whole sweep, then the cache) or from the
+// published closed form (arg 1); against BM_Sweep10000/1 (Hertz) this is the cost of the
+// calibration in a sweep.
+void BM_SweepNormalLaw10000(benchmark::State& state) {
+  cases::Case base = cases::load_case(REBOUND_SOURCE_DIR "/cases/sphere-lai-psi2.json");
+  base.lumped.normal_law = "hunt-crossley";
+  base.lumped.restitution = 0.8;
+  base.lumped.restitution_calibration = state.range(0) == 0 ? "exact" : "published";
+  lumped::SweepRange range;
+  range.variable = lumped::SweepVariable::psi1;
+  range.start = 0;
+  range.stop = 8;
+  range.count = 10000;
+  for (auto _ : state) benchmark::DoNotOptimize(lumped::run_sweep(base, range, 1));
+}
+BENCHMARK(BM_SweepNormalLaw10000)
+    ->ArgName("published")
+    ->Arg(0)
+    ->Arg(1)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime()
+    ->Repetitions(3)
+    ->ReportAggregatesOnly(true);
+
+// One calibration of the viscous laws' damping (Brent's method on the 1-DOF normal impact): a new e
+// at every iteration (arg 0: the root solve, ~7 integrations) or the same e (arg 1: the cache).
+void BM_CalibratedDamping(benchmark::State& state) {
+  const bool cached = state.range(0) != 0;
+  long i = 0;
+  for (auto _ : state) {
+    const double e = cached ? 0.5 : 0.5 + 1e-9 * double(++i);  // a new e: not in the cache
+    benchmark::DoNotOptimize(lumped::calibrated_damping(lumped::NormalLaw::hunt_crossley, e));
+  }
+}
+BENCHMARK(BM_CalibratedDamping)->ArgName("cached")->Arg(0)->Arg(1)->Unit(benchmark::kMicrosecond);
 
 }  // namespace
 

@@ -48,13 +48,22 @@ struct Impact {
   std::string velocity_form;    // which form the file used: "speed", "components", "psi1"
 };
 
+// Smallest lumped.restitution that restitution_calibration "exact" accepts for the viscous normal
+// laws (hunt-crossley, lankarani-nikravesh, flores; lumped/normal_laws.h): e -> 0 needs an
+// unbounded damping (D -> 1/e) and a contact that never ends (28 Hertz durations at e = 0.001,
+// the body creeping out at the speed e).
+constexpr double kMinimumCalibratedRestitution = 1e-3;
+
 // Options of the lumped models (owned by the lumped module; parsed and range-checked here).
 struct LumpedOptions {
   std::string model = "lai";
   std::string normal_law = "hertz";
-  std::optional<double> lambda;         // override of the geometry-derived lambda
-  std::optional<double> theta;          // override of the geometry-derived theta, rad
-  std::optional<double> restitution;    // prescribed coefficient (e, c, d or c_r by model/law)
+  std::optional<double> lambda;       // override of the geometry-derived lambda
+  std::optional<double> theta;        // override of the geometry-derived theta, rad
+  std::optional<double> restitution;  // prescribed coefficient (e, c, d or c_r by model/law)
+  // model "lai" with a dissipative normal_law: "exact" (the damping for which the frictionless
+  // normal impact achieves e_N = restitution) or "published" (the law's closed form)
+  std::string restitution_calibration = "exact";
   std::optional<double> impulse_ratio;  // Brach's tangential/normal impulse ratio
   double relative_tolerance = 1e-8;     // integrator rtol
   double euler_step = 1e-2;             // non-dimensional step of the uncoupled-euler mode

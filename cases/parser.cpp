@@ -484,10 +484,11 @@ void read_impact(const ObjectReader& top, Problems& problems, Case& result, bool
 }
 
 void read_lumped(const ObjectReader& top, Problems& problems, LumpedOptions& o) {
-  const ObjectReader lumped(top.at("lumped"), "lumped", problems,
-                            {"model", "normal_law", "lambda", "theta", "theta_deg", "restitution",
-                             "impulse_ratio", "relative_tolerance", "euler_step", "frames",
-                             "springs", "cells", "time_steps", "dundurs_coupling"});
+  const ObjectReader lumped(
+      top.at("lumped"), "lumped", problems,
+      {"model", "normal_law", "lambda", "theta", "theta_deg", "restitution",
+       "restitution_calibration", "impulse_ratio", "relative_tolerance", "euler_step", "frames",
+       "springs", "cells", "time_steps", "dundurs_coupling"});
   const bool model_ok = problems.step([&] {
     o.model = lumped.choice("model",
                             {"lai", "uncoupled", "uncoupled-euler", "mdr", "halfspace", "newton",
@@ -512,6 +513,10 @@ void read_lumped(const ObjectReader& top, Problems& problems, LumpedOptions& o) 
     if (o.restitution)
       lumped.require("restitution", *o.restitution, *o.restitution > 0 && *o.restitution <= 1,
                      "a coefficient of restitution in (0, 1]");
+  });
+  const bool calibration_ok = problems.step([&] {
+    o.restitution_calibration =
+        lumped.choice("restitution_calibration", {"exact", "published"}, std::string("exact"));
   });
   const bool ratio_ok = problems.step([&] {
     o.impulse_ratio = lumped.optional_number("impulse_ratio");
@@ -566,6 +571,25 @@ void read_lumped(const ObjectReader& top, Problems& problems, LumpedOptions& o) 
       lumped.stop("lumped.restitution", "is missing; model \"" + o.model + "\" with normal_law \"" +
                                             o.normal_law +
                                             "\" needs a prescribed coefficient in (0, 1]");
+    // restitution_calibration: how a dissipative law of Lai's model takes its damping from e.
+    if (lumped.has("restitution_calibration") && (o.model != "lai" || !dissipative))
+      problems.add("lumped.restitution_calibration",
+                   "applies to model \"lai\" with a dissipative normal_law (hunt-crossley, "
+                   "lankarani-nikravesh, flores, michalczyk), but the model is \"" +
+                       o.model + "\" with normal_law \"" + o.normal_law + "\"");
+    const bool viscous = o.normal_law == "hunt-crossley" || o.normal_law == "lankarani-nikravesh" ||
+                         o.normal_law == "flores";
+    if (viscous && o.model == "lai" && calibration_ok && o.restitution_calibration == "exact" &&
+        o.restitution && *o.restitution < kMinimumCalibratedRestitution)
+      problems.add("lumped.restitution",
+                   "is " + short_number(*o.restitution) + ", below " +
+                       short_number(kMinimumCalibratedRestitution) +
+                       ", the smallest e that normal_law \"" + o.normal_law +
+                       "\" reaches with restitution_calibration \"exact\": the damping grows "
+                       "like 1/e and the contact never ends as e -> 0 (the body creeps out at "
+                       "the speed e); give e >= " +
+                       short_number(kMinimumCalibratedRestitution) +
+                       " or restitution_calibration \"published\" (the law's closed form)");
     if (o.model == "brach" && !o.impulse_ratio && ratio_ok)
       lumped.stop("lumped.impulse_ratio",
                   "is missing; model \"brach\" needs the ratio of "

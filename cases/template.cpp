@@ -230,6 +230,10 @@ std::string case_template(Shape shape, const std::string& name) {
       .off("restitution", "0.8",
            "in (0, 1]; needed by newton, poisson, stronge, smith, brach and the dissipative "
            "normal laws")
+      .off("restitution_calibration", quoted(lumped.restitution_calibration),
+           "lai with a dissipative normal_law: exact (damping calibrated so that a "
+           "frictionless normal impact achieves e; e >= 0.001 for the viscous laws) | "
+           "published (the law's closed form)")
       .off("impulse_ratio", "0.2", "brach only: tangential/normal impulse, >= 0")
       .off("springs", std::to_string(lumped.springs),
            "model \"mdr\" only: springs across the largest contact half-width, [8, 100000]")

@@ -45,7 +45,8 @@ class LaiModel {
         N_(scaled_inverse_inertia(c.lambda, c.theta)),
         v0_(incident_velocity(c.incidence_angle)),
         spring_(make_normal_spring(parse_normal_law(c.normal_law), c.restitution.value_or(1.0),
-                                   std::cos(c.incidence_angle))),
+                                   std::cos(c.incidence_angle),
+                                   parse_restitution_calibration(c.restitution_calibration))),
         hertz_(spring_.law == NormalLaw::hertz),
         tangential_stiffness_(4.0 / (3.0 * kappa_)),
         coupling_(1.0 / (3.0 * kappa_)) {}
@@ -323,6 +324,8 @@ Outcome solve(const Configuration& configuration, const LaiOptions& options) {
   if (model.spring_.law != NormalLaw::hertz) {
     outcome.prescribed_restitution = model.spring_.restitution;
     outcome.achieved_restitution = outcome.separation_velocity.y() / std::cos(alpha);
+    outcome.restitution_calibration = to_string(model.spring_.calibration);
+    outcome.normal_law_damping = model.spring_.damping;
   }
   const auto& integrator_statistics = integrator.statistics();
   statistics.steps = integrator_statistics.steps;

@@ -2,8 +2,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <limits>
+#include <mutex>
 #include <stdexcept>
+#include <unordered_map>
 
+#include "cases/case.h"
 #include "lumped/integrator.h"
 
 namespace rebound::lumped {
@@ -33,6 +38,17 @@ const char* to_string(NormalLaw law) {
       return "michalczyk";
   }
   return "?";
+}
+
+RestitutionCalibration parse_restitution_calibration(const std::string& name) {
+  if (name == "exact") return RestitutionCalibration::exact;
+  if (name == "published") return RestitutionCalibration::published;
+  throw std::invalid_argument("unknown restitution calibration '" + name +
+                              "' (accepted: exact, published)");
+}
+
+const char* to_string(RestitutionCalibration calibration) {
+  return calibration == RestitutionCalibration::exact ? "exact" : "published";
 }
 
 namespace {
@@ -72,41 +88,174 @@ double NormalSpring::force(double compression, double compression_rate) const {
   return f;
 }
 
-NormalSpring make_normal_spring(NormalLaw law, double restitution,
-                                double initial_compression_rate) {
-  if (!(initial_compression_rate > 0) || !std::isfinite(initial_compression_rate))
-    throw std::invalid_argument("normal law: the initial compression rate must be positive");
+namespace {
+
+bool viscous(NormalLaw law) {
+  return law == NormalLaw::hunt_crossley || law == NormalLaw::lankarani_nikravesh ||
+         law == NormalLaw::flores;
+}
+
+std::string number(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.6g", value);
+  return text;
+}
+
+// e_N of the frictionless normal impact of the viscous form with damping D (x'(-) = 1).
+double viscous_restitution(double damping) {
   NormalSpring spring;
-  spring.law = law;
-  spring.initial_compression_rate = initial_compression_rate;
-  if (law == NormalLaw::hertz) {
-    spring.restitution = 1.0;  // elastic; a restitution meant for another model is ignored
-    spring.damping = 0.0;
-    return spring;
+  spring.law = NormalLaw::hunt_crossley;  // the form shared by the three viscous laws
+  spring.damping = damping;
+  return achieved_restitution(spring);
+}
+
+// Brent's method (Brent 1973, ch. 4: inverse quadratic interpolation, secant, bisection) for
+// e_N(D) = e on the bracket [0, 1/e]. The map is decreasing; e_N(0) = 1 exactly (Hertz is
+// elastic), e_N(1/e) <= e (the force is cut when x' reaches -1/D). Stops when
+// |e_N(D) - e| <= 1e-12 or the bracket is below 1e-13 (1 + D); the integration itself (rtol
+// 1e-11) carries ~1e-10 in e_N.
+double solve_viscous_damping(double e) {
+  double a = 0, fa = 1 - e;  // e_N(0) - e
+  double b = 1 / e, fb = viscous_restitution(b) - e;
+  if (fb >= 0) return b;  // the force is cut at D = 1/e: e_N = 1/D exactly
+  double c = a, fc = fa, d = b - a, step = d;
+  for (int iteration = 0; iteration < 200; ++iteration) {
+    if ((fb > 0) == (fc > 0)) {  // keep the root between b and c
+      c = a, fc = fa;
+      d = step = b - a;
+    }
+    if (std::abs(fc) < std::abs(fb)) {  // b is the best estimate
+      a = b, b = c, c = a;
+      fa = fb, fb = fc, fc = fa;
+    }
+    const double tolerance =
+        2 * std::numeric_limits<double>::epsilon() * std::abs(b) + 0.5e-13 * (1 + std::abs(b));
+    const double half = 0.5 * (c - b);
+    if (std::abs(half) <= tolerance || std::abs(fb) <= 1e-12) return b;
+    if (std::abs(step) >= tolerance && std::abs(fa) > std::abs(fb)) {
+      double p, q, s = fb / fa;
+      if (a == c) {  // secant
+        p = 2 * half * s;
+        q = 1 - s;
+      } else {  // inverse quadratic interpolation
+        const double r = fb / fc, t = fa / fc;
+        p = s * (2 * half * t * (t - r) - (b - a) * (r - 1));
+        q = (t - 1) * (r - 1) * (s - 1);
+      }
+      if (p > 0)
+        q = -q;
+      else
+        p = -p;
+      if (2 * p < std::min(3 * half * q - std::abs(tolerance * q), std::abs(step * q))) {
+        step = d;
+        d = p / q;
+      } else {
+        d = half;
+        step = d;
+      }
+    } else {
+      d = half;
+      step = d;
+    }
+    a = b, fa = fb;
+    b += std::abs(d) > tolerance ? d : (half > 0 ? tolerance : -tolerance);
+    fb = viscous_restitution(b) - e;
   }
+  return b;  // not reached: bisection alone halves a bracket of <= 1000 below 1e-13 in ~55 steps
+}
+
+// Calibrated damping of the viscous form by e, shared by all threads, with a one-entry memo per
+// thread (a sweep at one e takes the lock once per thread). The value for an e is the same
+// whichever thread solved it first (the solve is deterministic), so results do not depend on
+// the thread count.
+double cached_viscous_damping(double e) {
+  thread_local double last_e = -1, last_damping = 0;
+  if (e == last_e) return last_damping;
+  static std::mutex mutex;
+  static std::unordered_map<double, double> cache;
+  {
+    const std::lock_guard<std::mutex> lock(mutex);
+    const auto found = cache.find(e);
+    if (found != cache.end()) {
+      last_e = e, last_damping = found->second;
+      return last_damping;
+    }
+  }
+  const double damping = solve_viscous_damping(e);  // outside the lock: ~0.15 ms
+  {
+    const std::lock_guard<std::mutex> lock(mutex);
+    if (cache.size() >= 100000) cache.clear();  // bounded (a loop over many e)
+    cache.emplace(e, damping);
+  }
+  last_e = e, last_damping = damping;
+  return damping;
+}
+
+}  // namespace
+
+double published_damping(NormalLaw law, double restitution) {
+  if (law == NormalLaw::hertz)
+    throw std::invalid_argument("normal law hertz is elastic: it has no damping");
   const double c = restitution;
   const bool valid = law == NormalLaw::flores ? (c > 0 && c <= 1) : (c >= 0 && c <= 1);
   if (!valid)
     throw std::invalid_argument(std::string("normal law ") + to_string(law) +
                                 ": restitution must be in " +
                                 (law == NormalLaw::flores ? "(0, 1]" : "[0, 1]"));
-  spring.restitution = c;
   switch (law) {
     case NormalLaw::hunt_crossley:
-      spring.damping = 1.5 * (1.0 - c);
-      break;
+      return 1.5 * (1.0 - c);
     case NormalLaw::lankarani_nikravesh:
-      spring.damping = 0.75 * (1.0 - c * c);
-      break;
+      return 0.75 * (1.0 - c * c);
     case NormalLaw::flores:
-      spring.damping = 8.0 * (1.0 - c) / (5.0 * c);
-      break;
+      return 8.0 * (1.0 - c) / (5.0 * c);
     case NormalLaw::michalczyk:
-      spring.damping = 0.5 * (1.0 - c * c);
-      break;
+      return 0.5 * (1.0 - c * c);
     case NormalLaw::hertz:
       break;
   }
+  return 0;
+}
+
+double minimum_calibrated_restitution(NormalLaw law) {
+  return viscous(law) ? cases::kMinimumCalibratedRestitution : 0.0;
+}
+
+double calibrated_damping(NormalLaw law, double restitution) {
+  if (law == NormalLaw::hertz)
+    throw std::invalid_argument("normal law hertz is elastic: it has no damping to calibrate");
+  const double e = restitution;
+  if (!(e > 0 && e <= 1))
+    throw std::invalid_argument(std::string("normal law ") + to_string(law) + ": restitution " +
+                                number(e) + " must be in (0, 1] (e = 0 needs an infinite damping)");
+  if (law == NormalLaw::michalczyk) return 0.5 * (1.0 - e * e);  // exact (see the header)
+  if (e < cases::kMinimumCalibratedRestitution)
+    throw std::invalid_argument(
+        std::string("normal law ") + to_string(law) + ": restitution " + number(e) + " is below " +
+        number(cases::kMinimumCalibratedRestitution) +
+        ", the smallest e its exact calibration reaches (the damping grows like 1/e and the "
+        "contact never ends as e -> 0)");
+  if (e == 1) return 0.0;
+  return cached_viscous_damping(e);
+}
+
+NormalSpring make_normal_spring(NormalLaw law, double restitution, double initial_compression_rate,
+                                RestitutionCalibration calibration) {
+  if (!(initial_compression_rate > 0) || !std::isfinite(initial_compression_rate))
+    throw std::invalid_argument("normal law: the initial compression rate must be positive");
+  NormalSpring spring;
+  spring.law = law;
+  spring.initial_compression_rate = initial_compression_rate;
+  spring.calibration = calibration;
+  if (law == NormalLaw::hertz) {
+    spring.restitution = 1.0;  // elastic; a restitution meant for another model is ignored
+    spring.damping = 0.0;
+    return spring;
+  }
+  spring.damping = calibration == RestitutionCalibration::exact
+                       ? calibrated_damping(law, restitution)
+                       : published_damping(law, restitution);
+  spring.restitution = restitution;
   return spring;
 }
 

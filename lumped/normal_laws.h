@@ -10,16 +10,29 @@ namespace rebound::lumped {
 
 enum class NormalLaw { hertz, hunt_crossley, lankarani_nikravesh, flores, michalczyk };
 
+// How a dissipative law's coefficient is taken from the prescribed restitution e
+// (lumped.restitution_calibration; docs/THEORY.md sec. 7):
+//   exact      the damping for which a frictionless central normal impact (x'' = -F(x, x'),
+//              x'(0) = x'(-)) restitutes Newton's e_N = -x'(+)/x'(-) = e, found by a bracketing
+//              root solve (calibrated_damping); what DEM codes mean by a prescribed e.
+//   published  the law's own closed form (published_damping), which achieves e only
+//              approximately (Hunt-Crossley and Lankarani-Nikravesh assume e close to 1).
+enum class RestitutionCalibration { exact, published };
+
 // "hertz" | "hunt-crossley" | "lankarani-nikravesh" | "flores" | "michalczyk"; throws
 // std::invalid_argument naming the accepted values otherwise.
 NormalLaw parse_normal_law(const std::string& name);
 const char* to_string(NormalLaw law);
+// "exact" | "published"; throws std::invalid_argument naming the accepted values otherwise.
+RestitutionCalibration parse_restitution_calibration(const std::string& name);
+const char* to_string(RestitutionCalibration calibration);
 
 struct NormalSpring {
   NormalLaw law = NormalLaw::hertz;
   double restitution = 1.0;               // prescribed c_r (1 for hertz)
   double initial_compression_rate = 1.0;  // xdot at first touch (cos alpha for Lai's scaling)
-  double damping = 0.0;                   // law coefficient derived from c_r (see .cpp)
+  double damping = 0.0;                   // law coefficient derived from c_r (see below)
+  RestitutionCalibration calibration = RestitutionCalibration::exact;  // how damping was found
 
   // Non-dimensional normal force, never negative (no adhesion: a law whose damping term would
   // pull is cut at zero, as its authors do).
@@ -35,16 +48,42 @@ struct NormalSpring {
   bool discontinuous_at_maximum_compression() const { return law == NormalLaw::michalczyk; }
 };
 
-// Coefficients (PHYSICS sec. 4; checked against seed 001 eq. 2.17 and seed 002 sec. 3.2):
-//   hunt_crossley        damping = 3 (1 - c_r) / 2
-//   lankarani_nikravesh  damping = 3 (1 - c_r^2) / 4
-//   flores               damping = 8 (1 - c_r) / (5 c_r)
-//   michalczyk           damping = (1 - R^2) / 2, R = c_r
-// with F = (4/3) x^{3/2} [1 + damping xdot / xdot(-)] for the first three and
-// F = (4/3) x^{3/2} {1 - damping [1 - sgn(xdot)]} for Michalczyk. Hertz ignores restitution
-// (stored as 1). Throws std::invalid_argument for c_r outside [0, 1] ((0, 1] for Flores) or a
-// non-positive initial_compression_rate.
-NormalSpring make_normal_spring(NormalLaw law, double restitution, double initial_compression_rate);
+// The force laws, with D = damping and x'(-) = initial_compression_rate:
+//   hunt_crossley, lankarani_nikravesh, flores   F = (4/3) x^{3/2} [1 + D x' / x'(-)]
+//   michalczyk                                   F = (4/3) x^{3/2} {1 - D [1 - sgn(x')]}
+// The three viscous laws share one form and differ only in their published D(c_r):
+//   hunt_crossley        D = 3 (1 - c_r) / 2
+//   lankarani_nikravesh  D = 3 (1 - c_r^2) / 4
+//   flores               D = 8 (1 - c_r) / (5 c_r)
+//   michalczyk           D = (1 - R^2) / 2, R = c_r
+// (Hunt & Crossley 1975, Lankarani & Nikravesh 1990, Flores et al. 2011, Michalczyk 2008 eq.
+// 2.17.) Hertz ignores restitution (stored as 1). published_damping returns these; it throws
+// std::invalid_argument for c_r outside [0, 1] ((0, 1] for Flores) or for hertz.
+double published_damping(NormalLaw law, double restitution);
+
+// Smallest e the exact calibration of the viscous laws reaches
+// (cases::kMinimumCalibratedRestitution).
+double minimum_calibrated_restitution(NormalLaw law);
+
+// The damping for which the frictionless normal impact achieves e exactly (to 1e-10 in e, the
+// accuracy of simulate_normal_impact at its default tolerance). The normal impact is universal
+// (x -> x / x'(-)^{4/5}, tau -> tau x'(-)^{1/5} removes x'(-)), so D depends on (law, e) only:
+//   viscous laws  D solves e_N(D) = e on [0, 1/e] by Brent's method: e_N(0) = 1, and e_N(D) <= 1/D
+//                 because the force is cut when x' reaches -x'(-)/D (no adhesion), so the map is
+//                 bracketed; it is the same D for the three laws (one force form). Results are
+//                 cached (per thread and shared), so a sweep at one e solves once.
+//   michalczyk    D = (1 - e^2)/2 in closed form: the unloading branch is e^2 times the loading
+//                 one, which returns e^2 of the stored energy, so e_N = e exactly (the published
+//                 value is already exact).
+// Throws std::invalid_argument naming the restitution when e is outside (0, 1], below
+// minimum_calibrated_restitution(law), or the law is hertz.
+double calibrated_damping(NormalLaw law, double restitution);
+
+// The spring of `law` for the prescribed restitution with the chosen calibration. Throws
+// std::invalid_argument as published_damping / calibrated_damping, or for a non-positive
+// initial_compression_rate.
+NormalSpring make_normal_spring(NormalLaw law, double restitution, double initial_compression_rate,
+                                RestitutionCalibration calibration);
 
 // Restitution the law achieves in a frictionless 1-DOF normal impact m x'' = -F(x, x'), in the
 // non-dimensional form x'' = -F, x(0) = 0, x'(0) = initial_compression_rate, integrated with

@@ -20,8 +20,11 @@ struct Configuration {
   double poisson_ratio = 0.3;  // nu of the body (rigid plane)
   double incidence_angle = 0;  // alpha in [0, pi/2), tan alpha = v_t / -v_n
   // Options of particular models:
-  std::string normal_law = "hertz";     // normal spring of the compliant models
-  std::optional<double> restitution;    // prescribed e / c / d / c_r
+  std::string normal_law = "hertz";   // normal spring of the compliant models
+  std::optional<double> restitution;  // prescribed e / c / d / c_r
+  // Dissipative normal laws: how the damping is taken from restitution, "exact" or "published"
+  // (lumped/normal_laws.h).
+  std::string restitution_calibration = "exact";
   std::optional<double> impulse_ratio;  // Brach
   double relative_tolerance = 1e-8;     // accurate integrators
   double euler_step = 1e-2;             // seed 003 fixed-step Euler
@@ -91,8 +94,13 @@ struct Outcome {
   std::vector<Phase> phases;       // stick/slip phases in order
   bool creates_energy = false;     // kinetic energy after > before (e.g. Kane's double pendulum)
   std::vector<std::string> notes;  // human-readable remarks (events, defects of the law)
-  std::optional<double> prescribed_restitution;  // dissipative normal laws
-  std::optional<double> achieved_restitution;    // dissipative normal laws: e achieved
+  // Dissipative normal laws (Lai's model): the prescribed e, the e_N this impact achieved
+  // (w_n / v_n), how the law's damping was taken from e ("exact" or "published",
+  // lumped/normal_laws.h) and that damping (NormalSpring::damping).
+  std::optional<double> prescribed_restitution;
+  std::optional<double> achieved_restitution;
+  std::optional<std::string> restitution_calibration;
+  std::optional<double> normal_law_damping;
 };
 
 // The history's memory is bounded: at kMaxHistorySamples samples every other one is dropped (the

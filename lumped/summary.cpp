@@ -9,6 +9,7 @@
 #include "halfspace/impact.h"
 #include "lumped/lai.h"
 #include "lumped/mdr.h"
+#include "lumped/normal_laws.h"
 #include "lumped/rigid_laws.h"
 #include "lumped/uncoupled.h"
 #include "observables/checks.h"
@@ -38,6 +39,58 @@ double body_kinetic_energy(const cases::Derived& d, const BodyVelocity& v) {
   return 0.5 * d.body.mass * (v.centre.squaredNorm() + k2 * v.spin * v.spin);
 }
 
+// What the dissipative normal law did with the prescribed restitution: restitution_calibration,
+// the damping D (normal_laws.h) and, for the viscous laws, the hysteresis damping factor
+// D / v_n (s/m) of F = K x^{3/2} (1 + chi xdot) in the multibody codes' form; the e_N of the
+// frictionless central normal impact with that D; notes when the impact's e_N differs.
+void add_restitution_calibration(nlohmann::json& j, std::vector<std::string>& notes,
+                                 const cases::Case& c, const cases::Derived& d, const Outcome& o) {
+  const NormalLaw law = parse_normal_law(c.lumped.normal_law);
+  const RestitutionCalibration calibration =
+      parse_restitution_calibration(*o.restitution_calibration);
+  const double prescribed = *o.prescribed_restitution, damping = *o.normal_law_damping;
+  const NormalSpring spring = make_normal_spring(law, prescribed, 1.0, calibration);
+  const double normal_impact = achieved_restitution(spring);
+  j["restitution_calibration"] = *o.restitution_calibration;
+  j["normal_law_damping"] = damping;
+  if (law != NormalLaw::michalczyk)
+    j["hysteresis_damping_factor"] = damping / c.impact.normal_speed;
+  j["normal_impact_restitution"] = normal_impact;
+  char text[600];
+  if (calibration == RestitutionCalibration::exact)
+    std::snprintf(text, sizeof text,
+                  "restitution_calibration \"exact\": the damping D = %.10g of normal_law \"%s\" "
+                  "is calibrated so that a frictionless central normal impact achieves Newton's "
+                  "e_N = %.10g (it gives %.10g)",
+                  damping, c.lumped.normal_law.c_str(), prescribed, normal_impact);
+  else
+    std::snprintf(text, sizeof text,
+                  "restitution_calibration \"published\": the damping D = %.10g is %s's closed "
+                  "form for c_r = %.10g; a frictionless central normal impact with it achieves "
+                  "e_N = %.10g",
+                  damping, c.lumped.normal_law.c_str(), prescribed, normal_impact);
+  notes.push_back(text);
+  if (!o.achieved_restitution) return;
+  const double achieved = *o.achieved_restitution;
+  if (std::abs(achieved - normal_impact) > 1e-6) {
+    std::snprintf(text, sizeof text,
+                  "this impact's e_N = %.10g differs from the %.10g of the frictionless central "
+                  "normal impact: friction, the tangential spring's coupling and the inertia "
+                  "coupling (lambda = %.6g) act on the normal rebound of an oblique or eccentric "
+                  "impact",
+                  achieved, normal_impact, d.lambda);
+    notes.push_back(text);
+  }
+  if (calibration == RestitutionCalibration::published &&
+      std::abs(normal_impact - prescribed) > 1e-6) {
+    std::snprintf(text, sizeof text,
+                  "the closed form of %s does not achieve the prescribed %.10g even in the "
+                  "frictionless normal impact (%.10g); restitution_calibration \"exact\" does",
+                  c.lumped.normal_law.c_str(), prescribed, normal_impact);
+    notes.push_back(text);
+  }
+}
+
 }  // namespace
 
 Configuration configuration_of(const cases::Case& c, const cases::Derived& d) {
@@ -49,6 +102,7 @@ Configuration configuration_of(const cases::Case& c, const cases::Derived& d) {
   configuration.incidence_angle = d.incidence_angle;
   configuration.normal_law = c.lumped.normal_law;
   configuration.restitution = c.lumped.restitution;
+  configuration.restitution_calibration = c.lumped.restitution_calibration;
   configuration.impulse_ratio = c.lumped.impulse_ratio;
   configuration.relative_tolerance = c.lumped.relative_tolerance;
   configuration.euler_step = c.lumped.euler_step;
@@ -281,7 +335,10 @@ observables::Summary summary(const cases::Case& c, const cases::Derived& d, cons
       {"separation_velocity", {o.separation_velocity.x(), o.separation_velocity.y()}}};
   if (o.prescribed_restitution) j["prescribed_restitution"] = *o.prescribed_restitution;
   if (o.achieved_restitution) j["achieved_restitution"] = *o.achieved_restitution;
-  j["notes"] = o.notes;
+  std::vector<std::string> notes = o.notes;
+  if (o.restitution_calibration && o.normal_law_damping && o.prescribed_restitution)
+    add_restitution_calibration(j, notes, c, d, o);
+  j["notes"] = notes;
   return summary;
 }
 

@@ -283,6 +283,7 @@ PYBIND11_MODULE(_rebound, m) {
       .def_readonly("lambda_override", &cases::LumpedOptions::lambda)
       .def_readonly("theta_override", &cases::LumpedOptions::theta)
       .def_readonly("restitution", &cases::LumpedOptions::restitution)
+      .def_readonly("restitution_calibration", &cases::LumpedOptions::restitution_calibration)
       .def_readonly("impulse_ratio", &cases::LumpedOptions::impulse_ratio)
       .def_readonly("relative_tolerance", &cases::LumpedOptions::relative_tolerance)
       .def_readonly("springs", &cases::LumpedOptions::springs)

@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/build.sh > /dev/null
 out=docs/PERFORMANCE.md
-lumped=$(build/bin/bench_lumped --benchmark_filter='LaiSolve|MdrSolve|HalfspaceImpact|Sweep' 2>/dev/null |
+lumped=$(build/bin/bench_lumped --benchmark_filter='LaiSolve|MdrSolve|HalfspaceImpact|Sweep|CalibratedDamping' 2>/dev/null |
          grep -E '^BM_|^-|^Benchmark' | grep -vE '_(mean|stddev|cv) ')
 accuracy=$(build/bin/bench_lumped_accuracy)
 fem=""
@@ -31,6 +31,11 @@ fi
   echo "most events), \`/30\` is Ψ₁ = 3; no dense history is recorded (as in a sweep)."
   echo "\`BM_Sweep10000/T\` is the whole \`rebound sweep\` path (case → derived quantities → solve →"
   echo "summary scalars) on T threads, wall time."
+  echo "\`BM_SweepNormalLaw10000/published:0|1\` is the same sweep on one thread with a Hunt–Crossley"
+  echo "normal law at e = 0.8, its damping calibrated (\`0\`: \`restitution_calibration\` \"exact\", one"
+  echo "root solve then the cache) or the published closed form (\`1\`); \`BM_CalibratedDamping/cached:0\`"
+  echo "is one calibration (Brent's method on the 1-DOF normal impact, docs/THEORY.md §7), \`cached:1\`"
+  echo "a look-up of one already solved."
   echo "The partial-slip models on the Table 6.1 sphere at Ψ₁ = 2 (ν = 0.3, μ = 0.1): \`BM_MdrSolve/N\`"
   echo "is the MDR bed with N springs (target, issue 12: ≤ 1 ms per impact at the default 200 springs,"
   echo "where Ψ₂ is within ~1e-5 of converged, docs/LUMPED.md); \`BM_HalfspaceImpact/coupling:0|1\`"

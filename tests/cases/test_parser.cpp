@@ -291,3 +291,43 @@ TEST(Parser, FuzzedDocumentsNeverCrash) {
   EXPECT_GT(rejected, 2000);  // most mutations break the document
   EXPECT_GT(accepted, 10);    // some are harmless (e.g. spin changed to 0.5)
 }
+
+// lumped.restitution_calibration: "exact" by default, "published" on request, for model "lai"
+// with a dissipative normal_law only; an e the exact calibration cannot reach is rejected naming
+// lumped.restitution.
+TEST(Parser, RestitutionCalibration) {
+  json d = valid_case();
+  d["lumped"] = {{"model", "lai"}, {"normal_law", "hunt-crossley"}, {"restitution", 0.8}};
+  EXPECT_EQ(parse_case(d, "ok.json").lumped.restitution_calibration, "exact");
+  d["lumped"]["restitution_calibration"] = "published";
+  EXPECT_EQ(parse_case(d, "ok.json").lumped.restitution_calibration, "published");
+  d["lumped"]["normal_law"] = "michalczyk";  // exact by construction, either way accepted
+  EXPECT_EQ(parse_case(d, "ok.json").lumped.restitution_calibration, "published");
+
+  json choice = d;
+  choice["lumped"]["restitution_calibration"] = "closed-form";
+  expect_rejected(choice, "lumped.restitution_calibration", "\"exact\"");
+  json hertz = valid_case();
+  hertz["lumped"]["restitution_calibration"] = "exact";
+  expect_rejected(hertz, "lumped.restitution_calibration", "normal_law \"hertz\"");
+  json rigid = valid_case();
+  rigid["lumped"] = {
+      {"model", "newton"}, {"restitution", 0.8}, {"restitution_calibration", "exact"}};
+  expect_rejected(rigid, "lumped.restitution_calibration", "the model is \"newton\"");
+
+  // e -> 0 needs an unbounded damping: below 0.001 the exact calibration refuses, the published
+  // closed form (Flores's D = 8(1 - e)/(5 e)) and Michalczyk's exact R accept.
+  json low = valid_case();
+  low["lumped"] = {{"model", "lai"}, {"normal_law", "flores"}, {"restitution", 5e-4}};
+  expect_rejected(low, "lumped.restitution", "below 0.001");
+  low["lumped"]["restitution_calibration"] = "exact";
+  expect_rejected(low, "lumped.restitution", "restitution_calibration \"published\"");
+  low["lumped"]["restitution_calibration"] = "published";
+  EXPECT_NO_THROW(parse_case(low, "ok.json"));
+  low["lumped"]["normal_law"] = "michalczyk";
+  low["lumped"]["restitution_calibration"] = "exact";
+  EXPECT_NO_THROW(parse_case(low, "ok.json"));
+  json zero = valid_case();
+  zero["lumped"] = {{"model", "lai"}, {"normal_law", "hunt-crossley"}, {"restitution", 0.0}};
+  expect_rejected(zero, "lumped.restitution", "(0, 1]");
+}

@@ -6,6 +6,7 @@
 
 #include "cases/derived.h"
 #include "lumped/lai.h"
+#include "lumped/normal_laws.h"
 #include "tests/common/impact_checks.h"
 
 using namespace rebound::lumped;
@@ -233,6 +234,43 @@ TEST(Lai, DissipativeNormalLawSetsTheRestitution) {
       -0.5 * (incident_velocity(c.incidence_angle) + o.separation_velocity).dot(o.impulse);
   EXPECT_GT(loss, 0.1);  // Flores at c_r = 0.8 alone removes ~1 - 0.8^2 of the normal energy
   EXPECT_LT(o.separation_velocity.y() / std::cos(c.incidence_angle), 0.85);
+}
+
+// restitution_calibration "exact" inside Lai's model: a frictionless normal impact (mu = 0,
+// alpha = 0), central or eccentric (lambda = 0.5, theta = 0.3: the normal equation is then
+// x'' = -(1 - lambda cos 2 theta) F, which the scale-free impact absorbs), achieves the
+// prescribed e for every law. 1e-8: the calibration's ~1e-10 plus Lai's integration at rtol
+// 1e-10. The summary fields are set.
+TEST(Lai, ExactCalibrationAchievesTheRestitutionOfAFrictionlessNormalImpact) {
+  for (const char* law : {"hunt-crossley", "lankarani-nikravesh", "flores", "michalczyk"})
+    for (const double e : {0.2, 0.5, 0.8, 0.95})
+      for (const double lambda : {0.0, 0.5}) {
+        Configuration c = sphere(0, 0.0);
+        c.incidence_angle = 0;
+        c.lambda = lambda;
+        c.theta = lambda > 0 ? 0.3 : 0.0;
+        c.relative_tolerance = 1e-10;
+        c.normal_law = law;
+        c.restitution = e;
+        const Outcome o = solve_lai(c);
+        ASSERT_TRUE(o.achieved_restitution.has_value());
+        EXPECT_NEAR(*o.achieved_restitution, e, 1e-8) << law << " e=" << e << " lambda=" << lambda;
+        EXPECT_EQ(o.restitution_calibration.value_or(""), "exact");
+        EXPECT_EQ(o.normal_law_damping.value_or(-1), calibrated_damping(parse_normal_law(law), e));
+        c.restitution_calibration = "published";
+        const Outcome p = solve_lai(c);
+        EXPECT_EQ(p.restitution_calibration.value_or(""), "published");
+        EXPECT_EQ(p.normal_law_damping.value_or(-1), published_damping(parse_normal_law(law), e));
+        const NormalSpring published_spring =
+            make_normal_spring(parse_normal_law(law), e, 1.0, RestitutionCalibration::published);
+        EXPECT_NEAR(*p.achieved_restitution, achieved_restitution(published_spring), 1e-8) << law;
+      }
+  // With friction at an oblique incidence the normal rebound is no longer the law's alone.
+  Configuration c = sphere(1.2);
+  c.normal_law = "hunt-crossley";
+  c.restitution = 0.8;
+  const Outcome o = solve_lai(c);
+  EXPECT_GT(std::abs(*o.achieved_restitution - 0.8), 1e-3);
 }
 
 // The history is bounded (lumped/outcome.h bound_history): sampled 1000 times as densely as

@@ -2,10 +2,12 @@
 // checks.h); a failed solve names the case file, the reason and the inputs that decide it.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <string>
 
 #include "cases/case.h"
 #include "cases/derived.h"
+#include "lumped/normal_laws.h"
 #include "lumped/summary.h"
 
 using namespace rebound;
@@ -56,4 +58,60 @@ TEST(LumpedSolve, ShippedCasesPassTheirChecks) {
           << name << " " << model;
     }
   }
+}
+
+// summary.json of a dissipative law says what was done with the prescribed restitution: the
+// calibration, the damping D (and D / v_n, s/m, the multibody codes' hysteresis factor), the e_N
+// of the frictionless central normal impact with that D, and notes: one saying what the
+// calibration did, one when this impact's e_N differs from that by more than 1e-6 (friction and
+// coupling), one when the published form misses the prescribed e.
+TEST(LumpedSolve, SummarySaysHowTheRestitutionWasCalibrated) {
+  auto has_note = [](const nlohmann::json& j, const std::string& fragment) {
+    for (const auto& note : j.at("notes"))
+      if (note.get<std::string>().find(fragment) != std::string::npos) return true;
+    return false;
+  };
+  cases::Case c = cases::load_case(REBOUND_SOURCE_DIR "/cases/sphere-lai-psi2.json");
+  c.lumped.normal_law = "hunt-crossley";
+  c.lumped.restitution = 0.8;
+  c.lumped.relative_tolerance = 1e-10;
+  const double damping = lumped::calibrated_damping(lumped::NormalLaw::hunt_crossley, 0.8);
+  {  // oblique, with friction (mu = 0.1, Psi1 = 2): e_N differs from the calibrated 0.8
+    const cases::Derived d = cases::derive(c);
+    const nlohmann::json j = lumped::summary_json(c, d, lumped::solve(c, d));
+    EXPECT_EQ(j.at("restitution_calibration"), "exact");
+    EXPECT_EQ(j.at("normal_law_damping").get<double>(), damping);
+    EXPECT_NEAR(j.at("hysteresis_damping_factor").get<double>(), damping / 0.5, 1e-15);
+    EXPECT_NEAR(j.at("normal_impact_restitution").get<double>(), 0.8, 1e-8);
+    EXPECT_EQ(j.at("prescribed_restitution").get<double>(), 0.8);
+    const double achieved = j.at("achieved_restitution").get<double>();
+    EXPECT_GT(std::abs(achieved - 0.8), 1e-6) << achieved;
+    EXPECT_TRUE(has_note(j, "calibrated so that a frictionless central normal impact achieves"));
+    EXPECT_TRUE(has_note(j, "differs from the 0.8")) << j.at("notes").dump();
+    EXPECT_FALSE(has_note(j, "does not achieve the prescribed"));
+  }
+  c.impact.tangential_speed = 0;  // normal incidence, central (theta = 0): e_N is the calibrated e
+  {
+    const cases::Derived d = cases::derive(c);
+    const nlohmann::json j = lumped::summary_json(c, d, lumped::solve(c, d));
+    EXPECT_NEAR(j.at("achieved_restitution").get<double>(), 0.8, 1e-8);
+    EXPECT_FALSE(has_note(j, "differs from")) << j.at("notes").dump();
+  }
+  c.lumped.restitution_calibration = "published";  // Hunt-Crossley's 3(1 - e)/2 restitutes 0.833
+  {
+    const cases::Derived d = cases::derive(c);
+    const nlohmann::json j = lumped::summary_json(c, d, lumped::solve(c, d));
+    EXPECT_EQ(j.at("restitution_calibration"), "published");
+    EXPECT_NEAR(j.at("normal_law_damping").get<double>(), 0.3, 1e-15);
+    EXPECT_NEAR(j.at("normal_impact_restitution").get<double>(), 0.83286979237296255, 1e-12);
+    EXPECT_NEAR(j.at("achieved_restitution").get<double>(), 0.83286979237296255, 1e-8);
+    EXPECT_TRUE(has_note(j, "does not achieve the prescribed 0.8")) << j.at("notes").dump();
+    EXPECT_FALSE(has_note(j, "differs from"));
+  }
+  c.lumped.normal_law = "hertz";  // elastic: no calibration keys
+  c.lumped.restitution.reset();
+  const cases::Derived d = cases::derive(c);
+  const nlohmann::json j = lumped::summary_json(c, d, lumped::solve(c, d));
+  EXPECT_FALSE(j.contains("restitution_calibration"));
+  EXPECT_FALSE(j.contains("normal_law_damping"));
 }
