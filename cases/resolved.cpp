@@ -39,6 +39,9 @@ nlohmann::json resolved_json(const Case& c) {
   if (o.lambda) lumped["lambda"] = *o.lambda;
   if (o.theta) lumped["theta"] = *o.theta;
   if (o.restitution) lumped["restitution"] = *o.restitution;
+  // Accepted only for a dissipative normal law of Lai's model.
+  if (o.model == "lai" && o.normal_law != "hertz")
+    lumped["restitution_calibration"] = o.restitution_calibration;
   if (o.impulse_ratio) lumped["impulse_ratio"] = *o.impulse_ratio;
   // Keys of one model only (the parser rejects them for another model).
   if (o.model == "mdr") lumped["springs"] = o.springs;

@@ -32,6 +32,25 @@ TEST(Resolved, EveryShippedCaseRoundTrips) {
   EXPECT_GE(cases, 17);
 }
 
+// Options a shipped case does not use round-trip too: a dissipative law with its published
+// calibration, the MDR and half-space keys, an end time, a yield stress.
+TEST(Resolved, ModelOptionsRoundTrip) {
+  Case c = load_case(REBOUND_SOURCE_DIR "/cases/sphere-lai-psi2.json");
+  c.lumped.normal_law = "hunt-crossley";
+  c.lumped.restitution = 0.7;
+  c.lumped.restitution_calibration = "published";
+  c.fem.end_time = 1e-4;
+  c.material.yield_stress = 2e8;
+  EXPECT_EQ(resolved_json(parse_case(resolved_json(c), "x")), resolved_json(c));
+  for (const char* model : {"mdr", "halfspace"}) {
+    Case m = load_case(REBOUND_SOURCE_DIR "/cases/sphere-lai-psi2.json");
+    m.lumped.model = model;
+    m.lumped.springs = 321, m.lumped.cells = 16, m.lumped.dundurs_coupling = false;
+    const nlohmann::json once = resolved_json(m);
+    EXPECT_EQ(resolved_json(parse_case(once, "x")), once) << model;
+  }
+}
+
 // FNV-1a 64 of "" and "a" (the published test vectors).
 TEST(Resolved, TextHashIsFnv1a64) {
   EXPECT_EQ(text_hash(""), "cbf29ce484222325");
