@@ -56,8 +56,8 @@ std::string provenance_markdown(const nlohmann::json& p) {
          text("date") + " on " + text("host") + ", " + text("mpi_ranks") +
          " MPI rank(s).  \nCommand: `" + text("command_line") + "`  \nCase: `" + text("case_file") +
          "` (hash " + text("case_hash") +
-         "; the case as read, every default filled, is under `provenance.case` in "
-         "comparison.json and each summary.json).\n";
+         "; comparison.json and every summary.json carry the case as read, every default "
+         "filled).\n";
 }
 
 }  // namespace rebound::observables
