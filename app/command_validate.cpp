@@ -237,6 +237,16 @@ int command_validate(const std::vector<std::string>& arguments) {
     }
   }
 
+#if defined(REBOUND_HEAVY)
+  // Collective (every rank asks), before any rank leaves or writes.
+  if (signals.stop_requested()) {
+    if (root)
+      std::cerr << "rebound validate: interrupted after " << results.size() << " of "
+                << selected.size() << " sections; nothing written (" << directory
+                << "/VALIDATION.md unchanged)\n";
+    return 130;
+  }
+#endif
   if (!root) return validation::count(results).failed > 0 ? 1 : 0;  // rank 0 reports
 
   if (const auto path = args.option("--json")) {
@@ -274,15 +284,6 @@ int command_validate(const std::vector<std::string>& arguments) {
   validation::ReportContext context;
   context.command = command_line(arguments);
   context.machine = machine_description();
-#if defined(REBOUND_HEAVY)
-  if (signals.stop_requested()) {
-    if (root)
-      std::cerr << "rebound validate: interrupted after " << results.size() << " of "
-                << selected.size() << " sections; nothing written (" << directory
-                << "/VALIDATION.md unchanged)\n";
-    return 130;
-  }
-#endif
   context.date = utc_now();
   context.version = REBOUND_VERSION;
   context.depth = options.depth;

@@ -98,7 +98,8 @@ FemRun run_fem_into(const cases::Case& c, const std::string& directory, int extr
   options.solver.extra_levels = extra_levels;
   options.frames = frames;
   options.output_directory = directory;
-  interrupted = 0;
+  // A study already asked to stop (Ctrl-C between or during its runs): this run ends at once.
+  interrupted = stop_flag ? 1 : 0;
   options.interrupt = &interrupted;
   const InterruptHandlers handlers;
   if (root) options.progress = progress;
@@ -137,6 +138,7 @@ StudySignals::StudySignals() {
 }
 
 StudySignals::~StudySignals() {
+  stop_flag = 0;  // a later run outside this study starts normally
   std::signal(SIGINT, previous_sigint == SIG_ERR ? SIG_DFL : previous_sigint);
   std::signal(SIGTERM, previous_sigterm == SIG_ERR ? SIG_DFL : previous_sigterm);
 }
@@ -146,6 +148,10 @@ bool StudySignals::stop_requested() const {
   MPI_Initialized(&initialised);
   const int local = stop_flag ? 1 : 0;
   return (initialised ? dealii::Utilities::MPI::max(local, MPI_COMM_WORLD) : local) != 0;
+}
+
+const volatile std::sig_atomic_t* StudySignals::flag() {
+  return &stop_flag;
 }
 
 void StudySignals::request_stop() {

@@ -4,6 +4,7 @@
 // callback; nothing is printed here. MPI must be initialised by the caller; collective.
 #pragma once
 
+#include <csignal>
 #include <functional>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -52,6 +53,9 @@ class StudySignals {
   StudySignals& operator=(const StudySignals&) = delete;
   bool stop_requested() const;
   static void request_stop();  // as if a signal arrived (used when a run reports "interrupted")
+  // The flag the signals set, for fem::RunOptions::interrupt of runs made outside run_fem_into
+  // (validation): such a run ends as "interrupted" at its next check once a stop is requested.
+  static const volatile std::sig_atomic_t* flag();
 };
 
 // One FEM run of a study: status "completed", "failed" (numerical failure or an exception;

@@ -188,3 +188,16 @@ TEST(Scripting, JsonOutputOfLumpedAndSweepParses) {
   EXPECT_DOUBLE_EQ(table["points"][7]["psi1"].get<double>(), 4.0);
   EXPECT_TRUE(table["points"][7]["psi2"].is_number());
 }
+
+// Ctrl-C during `validate` (its FEM half under way): the run says it was interrupted, exits 130
+// and writes nothing (a half report must not replace docs/VALIDATION.md).
+TEST(Reliability, InterruptedValidateWritesNothing) {
+  const fs::path dir = scratch_directory("rebound-reliability", "validate");
+  const auto run = test::shell("timeout --preserve-status -s INT 8 " + std::string(REBOUND_BINARY) +
+                               " validate --sections 1 --no-plots -o " + (dir / "out").string());
+  if (run.output.find("needs the FEM") != std::string::npos) GTEST_SKIP() << "no FEM in this build";
+  EXPECT_EQ(run.status, 130) << run.output;
+  EXPECT_NE(run.output.find("interrupted after"), std::string::npos) << run.output;
+  EXPECT_FALSE(fs::exists(dir / "out" / "VALIDATION.md"));
+  EXPECT_FALSE(fs::exists(dir / "out" / "images" / "validation" / "validation.json"));
+}
