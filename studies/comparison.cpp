@@ -136,22 +136,22 @@ std::string report_markdown(const nlohmann::json& comparison, const std::string&
   const auto& summary = comparison["summary"];
   std::string out = "# " + title + "\n\n| quantity | unit | " + a + " | " + b +
                     " | difference | relative |\n|---|---|---|---|---|---|\n";
-  const std::vector<std::pair<std::string, std::string>> rows = {
-      {"psi1", ""},
-      {"psi2", ""},
-      {"e_newton", ""},
-      {"e_poisson", ""},
-      {"e_stronge", ""},
-      {"tangential_cor", ""},
-      {"spin_final", "rad/s"},
-      {"normal_impulse", "N s"},
-      {"tangential_impulse", "N s"},
-      {"contact_duration", "s"},
-      {"peak_normal_force", "N"},
-      {"kinetic_energy_loss", "J"},
-      {"kinetic_energy_loss_fraction", ""},
-      {"lambda", ""},
-      {"theta", "rad"}};
+  // The table's quantities, in this order; their units are the summary's (observables).
+  const std::vector<std::string> rows = {"psi1",
+                                         "psi2",
+                                         "e_newton",
+                                         "e_poisson",
+                                         "e_stronge",
+                                         "tangential_cor",
+                                         "spin_final",
+                                         "normal_impulse",
+                                         "tangential_impulse",
+                                         "contact_duration",
+                                         "peak_normal_force",
+                                         "kinetic_energy_loss",
+                                         "kinetic_energy_loss_fraction",
+                                         "lambda",
+                                         "theta"};
   char cell[256];
   // A number of the comparison, or "—" where it is undefined (null): a relative difference to 0,
   // max / peak of a history column that stays 0.
@@ -161,8 +161,11 @@ std::string report_markdown(const nlohmann::json& comparison, const std::string&
     std::snprintf(buffer, sizeof buffer, format, v.get<double>());
     return std::string(buffer);
   };
-  for (const auto& [key, unit] : rows) {
+  for (const auto& key : rows) {
     if (!summary.contains(key)) continue;
+    const std::string unit = observables::summary_units().value(key, std::string("1")) == "1"
+                                 ? std::string()
+                                 : observables::summary_units()[key].get<std::string>();
     const auto& row = summary[key];
     std::snprintf(cell, sizeof cell, "| %s | %s | %s | %s | %s | %s |\n", key.c_str(), unit.c_str(),
                   text(row[a], "%.6g").c_str(), text(row[b], "%.6g").c_str(),

@@ -67,3 +67,15 @@ TEST(Comparison, DifferencesAreSecondMinusFirstAndHistoriesAreResampled) {
   const auto& fn = cmp["histories"]["normal_force"];
   EXPECT_NEAR(fn["max_difference_relative_to_peak"].get<double>(), std::pow(2.0, 1.2) - 1, 0.02);
 }
+
+// report.md's table: each quantity with the unit its summary.json declares ("1" printed empty).
+TEST(Comparison, ReportTableCarriesTheSummaryUnits) {
+  const Solved a = solve(shipped("sphere-lai-psi2"));
+  const nlohmann::json c =
+      studies::compare({"one", a.summary, a.history}, {"two", a.summary, a.history});
+  const std::string table = studies::report_markdown(c, "t");
+  EXPECT_NE(table.find("| normal_impulse | N s |"), std::string::npos) << table;
+  EXPECT_NE(table.find("| spin_final | rad/s |"), std::string::npos) << table;
+  EXPECT_NE(table.find("| contact_duration | s |"), std::string::npos) << table;
+  EXPECT_NE(table.find("| psi2 |  |"), std::string::npos) << table;
+}
