@@ -136,22 +136,8 @@ std::string report_markdown(const nlohmann::json& comparison, const std::string&
   const auto& summary = comparison["summary"];
   std::string out = "# " + title + "\n\n| quantity | unit | " + a + " | " + b +
                     " | difference | relative |\n|---|---|---|---|---|---|\n";
-  // The table's quantities, in this order; their units are the summary's (observables).
-  const std::vector<std::string> rows = {"psi1",
-                                         "psi2",
-                                         "e_newton",
-                                         "e_poisson",
-                                         "e_stronge",
-                                         "tangential_cor",
-                                         "spin_final",
-                                         "normal_impulse",
-                                         "tangential_impulse",
-                                         "contact_duration",
-                                         "peak_normal_force",
-                                         "kinetic_energy_loss",
-                                         "kinetic_energy_loss_fraction",
-                                         "lambda",
-                                         "theta"};
+  // Every rebound quantity of the summaries, in their order, with the summary's unit.
+  const std::vector<std::string>& rows = observables::summary_scalar_keys();
   char cell[256];
   // A number of the comparison, or "—" where it is undefined (null): a relative difference to 0,
   // max / peak of a history column that stays 0.
