@@ -70,6 +70,13 @@ void print_table(const cases::Case& c, const meshes::MeshStatistics& s, const st
               s.stable_time_step_estimate[0], s.stable_time_step_estimate[1]);
   std::printf("  %-30s %-14.6g p=2: %.6g\n", "steps per contact p=1", s.steps_for_contact[0],
               s.steps_for_contact[1]);
+  std::string levels;
+  for (std::size_t k = 0; k < s.time_step_levels.size(); ++k)
+    levels += (k ? " " : "") + std::to_string(s.time_step_levels[k]);
+  std::printf("  %-30s %s (level k: shortest edge in [2^k, 2^(k+1)) edge_min)\n",
+              "cells by stable step level", levels.c_str());
+  std::printf("  %-30s %-14.4g (cells / sum_k n_k 2^-k: the most any subcycling can gain)\n",
+              "local time stepping bound", s.local_time_stepping_bound);
   std::printf(" Output: %s\n", file.c_str());
 }
 

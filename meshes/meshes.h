@@ -135,6 +135,14 @@ struct MeshStatistics {
   double wave_speed = 0, contact_duration = 0, cfl = 0;
   std::array<double, 2> stable_time_step_estimate{{0, 0}};
   std::array<double, 2> steps_for_contact{{0, 0}};
+  // Local time stepping (subcycling) measured on the mesh: time_step_levels[k] counts the cells
+  // whose shortest edge lies in [2^k, 2^(k+1)) edge_min, i.e. whose own stable step is 2^k times
+  // the global one (within a factor 2). Subcycled, the cells of level k are updated 2^-k as
+  // often as with the global step, so the element work falls from cells to
+  // sum_k n_k 2^-k: local_time_stepping_bound = cells / sum_k n_k 2^-k is the largest
+  // wall-time ratio (global / local) any power-of-two subcycling scheme can reach on this mesh.
+  std::vector<unsigned long long> time_step_levels;
+  double local_time_stepping_bound = 1;
   double seconds = 0;  // wall time of build_mesh (statistics included)
 };
 

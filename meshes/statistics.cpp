@@ -194,6 +194,26 @@ MeshStatistics compute_statistics(const cases::Case& c, const Placement& placeme
   s.wave_speed = std::sqrt(E * (1 - nu) / (rho * (1 + nu) * (1 - 2 * nu)));
   s.contact_duration = exact.hertz.duration;
   s.cfl = options.cfl;
+  {
+    std::vector<unsigned long long> levels(64, 0);
+    int top = 0;
+    for (const auto& cell : triangulation.active_cell_iterators()) {
+      if (!cell->is_locally_owned()) continue;
+      const double ratio = cell->minimum_vertex_distance() / s.edge_min;
+      const int k = std::clamp(int(std::floor(std::log2(ratio))), 0, 63);
+      levels[k] += 1;
+      top = std::max(top, k);
+    }
+    top = dealii::Utilities::MPI::max(top, comm);
+    levels.resize(std::size_t(top) + 1);
+    dealii::Utilities::MPI::sum(dealii::ArrayView<const unsigned long long>(levels), comm,
+                                dealii::ArrayView<unsigned long long>(levels));
+    double work = 0;
+    for (std::size_t k = 0; k < levels.size(); ++k)
+      work += double(levels[k]) * std::ldexp(1.0, -int(k));
+    s.time_step_levels = levels;
+    s.local_time_stepping_bound = work > 0 ? double(s.cells) / work : 1.0;
+  }
   for (int p = 1; p <= 2; ++p) {
     s.stable_time_step_estimate[p - 1] =
         options.cfl * s.edge_min / (std::sqrt(3.0) * p * p * s.wave_speed);
@@ -322,6 +342,8 @@ nlohmann::json to_json(const MeshStatistics& s) {
   j["stable_time_step_estimate"] = {{"p1", s.stable_time_step_estimate[0]},
                                     {"p2", s.stable_time_step_estimate[1]}};
   j["steps_for_contact"] = {{"p1", s.steps_for_contact[0]}, {"p2", s.steps_for_contact[1]}};
+  j["time_step_levels"] = s.time_step_levels;
+  j["local_time_stepping_bound"] = s.local_time_stepping_bound;
   j["ranks"] = s.ranks;
   j["seconds"] = s.seconds;
   return j;

@@ -334,3 +334,25 @@ int main(int argc, char** argv) {
   ::testing::InitGoogleTest(&argc, argv);
   return RUN_ALL_TESTS();
 }
+
+// The stable-step level histogram (local time stepping bound) depends on the cells' sizes
+// relative to the smallest, so a uniform refinement (--level 1: every edge halved, up to the
+// manifold's curvature over a cell) multiplies every count by 8 and keeps the bound.
+TEST(TimeStepLevels, SumToTheCellsAndSurviveUniformRefinement) {
+  const cases::Case c = load("sphere-lai-psi2-quick");
+  const MeshStatistics coarse = meshes::build_mesh(c, 0, MPI_COMM_WORLD).statistics;
+  const MeshStatistics fine = meshes::build_mesh(c, 1, MPI_COMM_WORLD).statistics;
+  for (const MeshStatistics* s : {&coarse, &fine}) {
+    unsigned long long sum = 0;
+    for (const unsigned long long n : s->time_step_levels) sum += n;
+    EXPECT_EQ(sum, s->cells);
+    ASSERT_FALSE(s->time_step_levels.empty());
+    EXPECT_GT(s->time_step_levels[0], 0u);  // the cell with the shortest edge
+    EXPECT_GE(s->local_time_stepping_bound, 1.0);
+    // the finest level alone is never subcycled: the bound is at most cells / n_0
+    EXPECT_LE(s->local_time_stepping_bound,
+              double(s->cells) / double(s->time_step_levels[0]) * (1 + 1e-12));
+  }
+  EXPECT_EQ(fine.cells, 8 * coarse.cells);
+  EXPECT_NEAR(fine.local_time_stepping_bound / coarse.local_time_stepping_bound, 1.0, 0.05);
+}
