@@ -1,58 +1,86 @@
 // DoF-steps per second of the FEM time step (matrix-free internal force + contact + rigid-body
 // averaging), p = 1 and 2, on the ranks it is started with:
-//   build/bin/bench_fem [CASE] [--level K] [--steps N]
+//   build/bin/bench_fem [CASE] [--level K] [--steps N] [--repeats R]
+// for every SIMD width of the internal force this build and CPU have (fem/elastic_operator.h),
+// with the speed-up over one lane measured in the same run.
 //   mpirun -np 2 build/bin/bench_fem
 // The case (default cases/sphere-lai-psi2.json at its default resolution) is started from its
 // rigid-body initial state, so the contact is active during the measured steps.
 #include <deal.II/base/mpi.h>
 #include <deal.II/base/timer.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "cases/case.h"
 #include "cases/derived.h"
+#include "fem/elastic_operator.h"
 #include "fem/fem.h"
 
 int main(int argc, char** argv) {
   dealii::Utilities::MPI::MPI_InitFinalize mpi(argc, argv, 1);
   std::string file = std::string(REBOUND_SOURCE_DIR) + "/cases/sphere-lai-psi2.json";
-  int level = 0, steps = 200;
+  int level = 0, steps = 200, repeats = 3;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--level" && i + 1 < argc)
       level = std::atoi(argv[++i]);
     else if (a == "--steps" && i + 1 < argc)
       steps = std::atoi(argv[++i]);
+    else if (a == "--repeats" && i + 1 < argc)
+      repeats = std::max(1, std::atoi(argv[++i]));
     else
       file = a;
   }
   const bool root = dealii::Utilities::MPI::this_mpi_process(MPI_COMM_WORLD) == 0;
   const int ranks = dealii::Utilities::MPI::n_mpi_processes(MPI_COMM_WORLD);
+  const std::vector<unsigned int> lanes = rebound::fem::available_lanes();
   if (root)
-    std::printf("%s, --level %d, %d rank%s, %d steps\n%3s %10s %10s %12s %10s %14s\n", file.c_str(),
-                level, ranks, ranks == 1 ? "" : "s", steps, "p", "dofs", "cells", "dt [s]",
-                "wall [s]", "DoF-steps/s");
+    std::printf(
+        "%s, --level %d, %d rank%s, %d steps, median of %d alternating repeats\n"
+        "%3s %6s %10s %10s %12s %10s %14s %14s\n",
+        file.c_str(), level, ranks, ranks == 1 ? "" : "s", steps, repeats, "p", "lanes", "dofs",
+        "cells", "dt [s]", "wall [s]", "DoF-steps/s", "vs 1 lane");
   for (const int degree : {1, 2}) {
     rebound::cases::Case c = rebound::cases::load_case(file);
     c.fem.degree = degree;
     const rebound::cases::Derived d = rebound::cases::derive(c);
-    rebound::fem::SolverOptions options;
-    options.extra_levels = level;
-    const auto solver = rebound::fem::Solver::create(c, options, MPI_COMM_WORLD);
-    solver->set_state(Eigen::Vector3d::Zero(),
-                      Eigen::Vector3d(d.centre_velocity.x(), d.centre_velocity.y(), 0),
-                      Eigen::Vector3d(0, 0, d.spin), d.body.centre_of_mass);
-    for (int k = 0; k < 10; ++k) solver->step();  // warm-up
-    dealii::Timer timer(MPI_COMM_WORLD);
-    for (int k = 0; k < steps; ++k) solver->step();
-    const double wall = dealii::Utilities::MPI::max(timer.wall_time(), MPI_COMM_WORLD);
-    const auto& info = solver->info();
-    if (root)
-      std::printf("%3d %10llu %10llu %12.4g %10.3f %14.4g\n", degree, info.dofs, info.cells,
-                  info.time_step, wall, double(info.dofs) * steps / wall);
+    // One solver per SIMD width, all started from the same state; the widths take turns
+    // (A B A B ...) so that a change of load on the machine touches every width alike.
+    std::vector<std::unique_ptr<rebound::fem::Solver>> solvers;
+    for (const unsigned int n : lanes) {
+      rebound::fem::SolverOptions options;
+      options.extra_levels = level;
+      options.simd_lanes = n;
+      solvers.push_back(rebound::fem::Solver::create(c, options, MPI_COMM_WORLD));
+      solvers.back()->set_state(Eigen::Vector3d::Zero(),
+                                Eigen::Vector3d(d.centre_velocity.x(), d.centre_velocity.y(), 0),
+                                Eigen::Vector3d(0, 0, d.spin), d.body.centre_of_mass);
+      for (int k = 0; k < 10; ++k) solvers.back()->step();  // warm-up
+    }
+    std::vector<std::vector<double>> walls(lanes.size());
+    for (int r = 0; r < repeats; ++r)
+      for (std::size_t v = 0; v < lanes.size(); ++v) {
+        dealii::Timer timer(MPI_COMM_WORLD);
+        for (int k = 0; k < steps; ++k) solvers[v]->step();
+        walls[v].push_back(dealii::Utilities::MPI::max(timer.wall_time(), MPI_COMM_WORLD));
+      }
+    std::vector<double> median(lanes.size());
+    for (std::size_t v = 0; v < lanes.size(); ++v) {
+      std::sort(walls[v].begin(), walls[v].end());
+      median[v] = walls[v][walls[v].size() / 2];
+    }
+    for (std::size_t v = 0; v < lanes.size(); ++v) {
+      const auto& info = solvers[v]->info();
+      if (root)
+        std::printf("%3d %6u %10llu %10llu %12.4g %10.3f %14.4g %13.2fx\n", degree, lanes[v],
+                    info.dofs, info.cells, info.time_step, median[v],
+                    double(info.dofs) * steps / median[v], median[0] / median[v]);
+    }
   }
   return 0;
 }

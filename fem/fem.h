@@ -8,10 +8,11 @@
 // the isoparametric interpolant of MappingQ(p) with hanging support points made conforming
 // (MappingQCache from a position vector on which the constraints were distributed), so linear
 // fields are exactly in the FE space (patch test, exact rigid modes). Internal force f = K u by
-// a matrix-free FEEvaluation<3, p, p+1, 3> kernel. Diagonal mass: row sum of the consistent mass
-// for p = 1, Gauss-Lobatto collocation for p = 2, assembled through the constraints (mass is
-// conserved across hanging nodes). Velocity Verlet with a kinematic node-to-plane contact
-// (predictor-corrector) and Coulomb friction on the half-step velocity.
+// a matrix-free FEEvaluation<3, p, p+1, 3> kernel (fem/elastic_operator.h, SIMD over cells).
+// Diagonal mass: row sum of the consistent mass for p = 1, Gauss-Lobatto collocation for p = 2,
+// assembled through the constraints (mass is conserved across hanging nodes). Velocity Verlet with
+// a kinematic node-to-plane contact (predictor-corrector) and Coulomb friction on the half-step
+// velocity.
 #pragma once
 
 #include <mpi.h>
@@ -38,10 +39,13 @@ struct SolverOptions {
   double time_step = 0;            // > 0: use this step instead of the estimate
   int power_iterations = 40;       // for lambda_max(M^-1 K)
   double time_step_margin = 1.02;  // lambda_max estimate multiplied by this before dt
+  unsigned int simd_lanes = 0;     // cells per SIMD batch of the internal force (0: widest
+                                   // available, fem/elastic_operator.h)
 };
 
 struct Info {
   int degree = 0;
+  unsigned int simd_lanes = 1;  // cells per SIMD batch of the internal force
   unsigned long long dofs = 0, cells = 0, nodes = 0, constrained_dofs = 0, boundary_nodes = 0;
   int ranks = 1;
   double lambda_max = 0;                   // estimate of the largest eigenvalue of M^-1 K, 1/s^2

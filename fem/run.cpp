@@ -379,6 +379,7 @@ observables::Summary summary(const cases::Case& c, const cases::Derived& d, cons
   j["dofs"] = r.info.dofs;
   j["cells"] = r.info.cells;
   j["degree"] = r.info.degree;
+  j["simd_lanes"] = r.info.simd_lanes;
   j["time_step"] = dt;
   j["lambda_max"] = r.info.lambda_max;
   j["cfl"] = c.fem.cfl;

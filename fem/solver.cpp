@@ -1,7 +1,6 @@
 // The deal.II part of the FEM: FE space, conforming isoparametric geometry, lumped mass,
-// matrix-free internal force, velocity Verlet with kinematic contact, rigid-body averaging, VTK.
-// The only translation unit of fem/ that includes matrix-free headers (slow to compile):
-// degrees 1 and 2 are instantiated.
+// velocity Verlet with kinematic contact, rigid-body averaging, VTK. The internal force is the
+// matrix-free operator of fem/elastic_operator.h. Degrees 1 and 2 are instantiated.
 #include <deal.II/base/index_set.h>
 #include <deal.II/base/mpi.h>
 #include <deal.II/base/quadrature_lib.h>
@@ -15,8 +14,6 @@
 #include <deal.II/fe/mapping_q_cache.h>
 #include <deal.II/lac/affine_constraints.h>
 #include <deal.II/lac/la_parallel_vector.h>
-#include <deal.II/matrix_free/fe_evaluation.h>
-#include <deal.II/matrix_free/matrix_free.h>
 #include <deal.II/numerics/data_out.h>
 #include <deal.II/numerics/data_postprocessor.h>
 
@@ -27,6 +24,7 @@
 #include <stdexcept>
 
 #include "fem/contact.h"
+#include "fem/elastic_operator.h"
 #include "fem/fem.h"
 #include "meshes/meshes.h"
 #include "observables/files.h"
@@ -104,15 +102,13 @@ class SolverImpl final : public Solver {
     double mass = 0, area = 0;
   };
 
-  void local_apply(const MatrixFree<3, double>& data, VectorType& dst, const VectorType& src,
-                   const std::pair<unsigned int, unsigned int>& range) const;
   void apply_stiffness(VectorType& dst, const VectorType& src) const {
-    matrix_free_.cell_loop(&SolverImpl::local_apply, this, dst, src, true);
+    stiffness_->apply(dst, src);
   }
   // Setup stages (the constructor runs them in this order).
   void setup_dofs();
   void setup_geometry();
-  void setup_matrix_free();
+  void setup_operator();
   void assemble_lumped_mass();
   void extract_nodes();
   void fill_info();
@@ -133,7 +129,7 @@ class SolverImpl final : public Solver {
   IndexSet relevant_dofs_;
   AffineConstraints<double> constraints_;
   std::unique_ptr<MappingQCache<3>> mapping_;
-  MatrixFree<3, double> matrix_free_;
+  std::unique_ptr<ElasticOperator> stiffness_;  // f = K u (matrix-free)
   VectorType displacement_, velocity_, previous_velocity_, acceleration_, force_, inverse_mass_,
       contact_force_;
   VectorType support_positions_;        // x of every support point (conforming at hanging nodes)
@@ -166,7 +162,7 @@ SolverImpl<p>::SolverImpl(const cases::Case& c, const SolverOptions& options, MP
   // The stages, as in the deal.II tutorials: each fills the members named in its comment.
   setup_dofs();
   setup_geometry();
-  setup_matrix_free();
+  setup_operator();
   assemble_lumped_mass();
   extract_nodes();
   fill_info();
@@ -214,16 +210,15 @@ void SolverImpl<p>::setup_geometry() {
   mapping_->initialize(mapping_q, dof_handler_, positions, false);
 }
 
-// matrix_free_ and the dof vectors.
+// stiffness_ (the widest SIMD width available unless options_.simd_lanes says) and the dof
+// vectors.
 template <int p>
-void SolverImpl<p>::setup_matrix_free() {
-  typename MatrixFree<3, double>::AdditionalData data;
-  data.tasks_parallel_scheme = MatrixFree<3, double>::AdditionalData::none;
-  data.mapping_update_flags = update_gradients | update_JxW_values;
-  matrix_free_.reinit(*mapping_, dof_handler_, constraints_, QGauss<1>(p + 1), data);
+void SolverImpl<p>::setup_operator() {
+  stiffness_ = make_elastic_operator(
+      {*mapping_, dof_handler_, constraints_, p, lame_lambda_, lame_mu_}, options_.simd_lanes);
   for (VectorType* v : {&displacement_, &velocity_, &previous_velocity_, &acceleration_, &force_,
                         &inverse_mass_, &contact_force_})
-    matrix_free_.initialize_dof_vector(*v);
+    stiffness_->initialize_dof_vector(*v);
 }
 
 // inverse_mass_, nodal_mass_, nodal_area_, quadrature_mass_.
@@ -233,8 +228,8 @@ void SolverImpl<p>::assemble_lumped_mass() {
   // nodal boundary areas (row sums of the boundary "mass"), both through the constraints.
   VectorType& mass = nodal_mass_;
   VectorType& area = nodal_area_;
-  matrix_free_.initialize_dof_vector(mass);
-  matrix_free_.initialize_dof_vector(area);
+  stiffness_->initialize_dof_vector(mass);
+  stiffness_->initialize_dof_vector(area);
   quadrature_mass_ = 0;
   {
     const Quadrature<3> quadrature =
@@ -343,6 +338,7 @@ void SolverImpl<p>::fill_info() {
     lowest = std::min(lowest, n.X[1]);
   }
   info_.degree = p;
+  info_.simd_lanes = stiffness_->lanes();
   info_.dofs = dof_handler_.n_dofs();
   info_.cells = mesh_.triangulation->n_global_active_cells();
   info_.nodes = Utilities::MPI::sum<unsigned long long>(nodes_.size(), communicator_);
@@ -421,34 +417,12 @@ void SolverImpl<p>::estimate_time_step() {
 }
 
 template <int p>
-void SolverImpl<p>::local_apply(const MatrixFree<3, double>& data, VectorType& dst,
-                                const VectorType& src,
-                                const std::pair<unsigned int, unsigned int>& range) const {
-  FEEvaluation<3, p, p + 1, 3, double> phi(data);
-  const VectorizedArray<double> lambda = lame_lambda_, two_mu = 2 * lame_mu_;
-  for (unsigned int cell = range.first; cell < range.second; ++cell) {
-    phi.reinit(cell);
-    phi.read_dof_values(src);
-    phi.evaluate(EvaluationFlags::gradients);
-    for (unsigned int q = 0; q < phi.n_q_points; ++q) {
-      SymmetricTensor<2, 3, VectorizedArray<double>> sigma = phi.get_symmetric_gradient(q);
-      const VectorizedArray<double> pressure = lambda * trace(sigma);
-      sigma *= two_mu;
-      for (unsigned int d = 0; d < 3; ++d) sigma[d][d] += pressure;
-      phi.submit_symmetric_gradient(sigma, q);
-    }
-    phi.integrate(EvaluationFlags::gradients);
-    phi.distribute_local_to_global(dst);
-  }
-}
-
-template <int p>
 double SolverImpl<p>::estimate_lambda_max(int iterations) {
   // Power iteration on M^-1 K from a position-hashed start vector; Rayleigh quotient
   // x.Kx / x.Mx (a lower bound that converges from below).
   VectorType x, y;
-  matrix_free_.initialize_dof_vector(x);
-  matrix_free_.initialize_dof_vector(y);
+  stiffness_->initialize_dof_vector(x);
+  stiffness_->initialize_dof_vector(y);
   const double scale = mesh_.statistics.edge_min > 0 ? mesh_.statistics.edge_min : 1e-3;
   for (const Node& n : nodes_)
     for (unsigned int d = 0; d < 3; ++d) x.local_element(n.dof[d]) = hash_value(n.X, scale, d);
@@ -663,7 +637,7 @@ PatchTestResult SolverImpl<p>::patch_test(const Eigen::Matrix3d& gradient) {
     for (unsigned int d = 0; d < 3; ++d) displacement_.local_element(n.dof[d]) = u[d];
   }
   VectorType f;
-  matrix_free_.initialize_dof_vector(f);
+  stiffness_->initialize_dof_vector(f);
   apply_stiffness(f, displacement_);
   PatchTestResult r;
   for (const Node& n : nodes_)
@@ -676,31 +650,12 @@ PatchTestResult SolverImpl<p>::patch_test(const Eigen::Matrix3d& gradient) {
   const Eigen::Matrix3d sigma =
       lame_lambda_ * eps.trace() * Eigen::Matrix3d::Identity() + 2 * lame_mu_ * eps;
   r.stress_scale = sigma.norm();
-  displacement_.update_ghost_values();
-  FEEvaluation<3, p, p + 1, 3, double> phi(matrix_free_);
-  for (unsigned int cell = 0; cell < matrix_free_.n_cell_batches(); ++cell) {
-    phi.reinit(cell);
-    phi.read_dof_values(displacement_);
-    phi.evaluate(EvaluationFlags::gradients);
-    for (unsigned int q = 0; q < phi.n_q_points; ++q) {
-      const auto e = phi.get_symmetric_gradient(q);
-      for (unsigned int l = 0; l < matrix_free_.n_active_entries_per_cell_batch(cell); ++l) {
-        double error = 0;
-        double tr = 0;
-        for (unsigned int d = 0; d < 3; ++d) tr += e[d][d][l];
-        for (unsigned int i = 0; i < 3; ++i)
-          for (unsigned int j = 0; j < 3; ++j) {
-            const double s = 2 * lame_mu_ * e[i][j][l] + (i == j ? lame_lambda_ * tr : 0.0);
-            error += (s - sigma(i, j)) * (s - sigma(i, j));
-          }
-        r.max_stress_error = std::max(r.max_stress_error, std::sqrt(error));
-      }
-    }
-  }
-  displacement_.zero_out_ghost_values();
+  Tensor<2, 3> sigma_exact;
+  for (unsigned int i = 0; i < 3; ++i)
+    for (unsigned int j = 0; j < 3; ++j) sigma_exact[i][j] = sigma(i, j);
+  r.max_stress_error = stiffness_->max_stress_error(displacement_, sigma_exact);
   r.max_interior_force = Utilities::MPI::max(r.max_interior_force, communicator_);
   r.force_scale = Utilities::MPI::max(r.force_scale, communicator_);
-  r.max_stress_error = Utilities::MPI::max(r.max_stress_error, communicator_);
   displacement_ = saved;
   update_acceleration();
   return r;

@@ -1,0 +1,60 @@
+// The internal force of the FEM, f = K u, for isotropic linear elasticity
+//   sigma(u) = lambda tr(eps) I + 2 mu eps,  eps = (grad u + grad u^T) / 2,
+//   f_i = sum over cells of the integral of sigma(u) : eps(phi_i),
+// evaluated matrix-free (deal.II's MatrixFree and FEEvaluation: sum factorisation on
+// FESystem(FE_Q(p), 3), Gauss quadrature with p + 1 points per direction), never assembled.
+//
+// SIMD lanes. FEEvaluation works on batches of cells, one cell per lane of a
+// VectorizedArray<double, lanes>. Debian's deal.II is built for any x86-64 CPU, so its own
+// instantiations have one lane (scalar arithmetic). rebound compiles the same kernel again for
+// two lanes (SSE2, part of every x86-64 CPU): elastic_operator_lanes2.cpp and
+// matrix_free_lanes2.cpp instantiate deal.II's templates for that width
+// (fem/simd_lanes.h). The lanes change the order of the floating-point sums only; the
+// results agree to round-off (tests/fem/test_elastic_operator.cpp), the speed is measured by
+// bench/bench_fem (docs/PERFORMANCE.md).
+#pragma once
+
+#include <deal.II/base/tensor.h>
+#include <deal.II/dofs/dof_handler.h>
+#include <deal.II/fe/mapping.h>
+#include <deal.II/lac/affine_constraints.h>
+#include <deal.II/lac/la_parallel_vector.h>
+
+#include <memory>
+#include <vector>
+
+namespace rebound::fem {
+
+class ElasticOperator {
+ public:
+  using VectorType = dealii::LinearAlgebra::distributed::Vector<double>;
+  struct Setup {
+    const dealii::Mapping<3>& mapping;
+    const dealii::DoFHandler<3>& dofs;  // FESystem(FE_Q(degree), 3)
+    const dealii::AffineConstraints<double>& constraints;
+    int degree;                   // 1 or 2
+    double lame_lambda, lame_mu;  // Pa
+  };
+
+  virtual ~ElasticOperator() = default;
+  // force = K displacement (force is overwritten; ghosts of displacement are updated inside).
+  virtual void apply(VectorType& force, const VectorType& displacement) const = 0;
+  // A vector with the operator's parallel layout (owned + ghost dofs of its cells).
+  virtual void initialize_dof_vector(VectorType& vector) const = 0;
+  // Max over the quadrature points of |sigma(displacement) - sigma_exact| (Frobenius), Pa:
+  // the stress half of the patch test.
+  virtual double max_stress_error(const VectorType& displacement,
+                                  const dealii::Tensor<2, 3>& sigma_exact) const = 0;
+  // Cells per SIMD batch (doubles per register).
+  virtual unsigned int lanes() const = 0;
+};
+
+// The SIMD widths this build and this CPU can run, ascending (always contains 1).
+std::vector<unsigned int> available_lanes();
+
+// The operator for `lanes` (0: the widest available). Throws std::invalid_argument for a width
+// that is not in available_lanes().
+std::unique_ptr<ElasticOperator> make_elastic_operator(const ElasticOperator::Setup& setup,
+                                                       unsigned int lanes = 0);
+
+}  // namespace rebound::fem

@@ -1,0 +1,109 @@
+// The matrix-free kernel of fem/elastic_operator.h for one SIMD width (the template argument
+// Lanes = VectorizedArray<double, n>). Included only by the translation units that instantiate
+// it: elastic_operator.cpp (one lane, deal.II's own instantiations) and
+// elastic_operator_lanes2.cpp (two lanes, after fem/simd_lanes.h).
+#pragma once
+
+#include <deal.II/base/mpi.h>
+#include <deal.II/base/quadrature_lib.h>
+#include <deal.II/base/vectorization.h>
+#include <deal.II/matrix_free/fe_evaluation.h>
+#include <deal.II/matrix_free/matrix_free.h>
+
+#include <algorithm>
+#include <cmath>
+#include <memory>
+
+#include "fem/elastic_operator.h"
+
+namespace rebound::fem::kernel {
+
+template <int p, typename Lanes>
+class MatrixFreeElasticOperator final : public ElasticOperator {
+ public:
+  using MatrixFree = dealii::MatrixFree<3, double, Lanes>;
+
+  explicit MatrixFreeElasticOperator(const Setup& setup)
+      : lame_lambda_(setup.lame_lambda), lame_mu_(setup.lame_mu) {
+    typename MatrixFree::AdditionalData data;
+    data.tasks_parallel_scheme = MatrixFree::AdditionalData::none;
+    data.mapping_update_flags = dealii::update_gradients | dealii::update_JxW_values;
+    matrix_free_.reinit(setup.mapping, setup.dofs, setup.constraints, dealii::QGauss<1>(p + 1),
+                        data);
+  }
+
+  void apply(VectorType& force, const VectorType& displacement) const override {
+    matrix_free_.cell_loop(&MatrixFreeElasticOperator::local_apply, this, force, displacement,
+                           true);
+  }
+
+  void initialize_dof_vector(VectorType& vector) const override {
+    matrix_free_.initialize_dof_vector(vector);
+  }
+
+  double max_stress_error(const VectorType& displacement,
+                          const dealii::Tensor<2, 3>& sigma_exact) const override {
+    displacement.update_ghost_values();
+    Evaluation phi(matrix_free_);
+    double error = 0;
+    for (unsigned int cell = 0; cell < matrix_free_.n_cell_batches(); ++cell) {
+      phi.reinit(cell);
+      phi.read_dof_values(displacement);
+      phi.evaluate(dealii::EvaluationFlags::gradients);
+      for (unsigned int q = 0; q < phi.n_q_points; ++q) {
+        const auto sigma = stress(phi.get_symmetric_gradient(q));
+        for (unsigned int l = 0; l < matrix_free_.n_active_entries_per_cell_batch(cell); ++l) {
+          double sum = 0;
+          for (unsigned int i = 0; i < 3; ++i)
+            for (unsigned int j = 0; j < 3; ++j) {
+              const double d = sigma[i][j][l] - sigma_exact[i][j];
+              sum += d * d;
+            }
+          error = std::max(error, std::sqrt(sum));
+        }
+      }
+    }
+    displacement.zero_out_ghost_values();
+    return dealii::Utilities::MPI::max(error, matrix_free_.get_task_info().communicator);
+  }
+
+  unsigned int lanes() const override { return Lanes::size(); }
+
+ private:
+  using Evaluation = dealii::FEEvaluation<3, p, p + 1, 3, double, Lanes>;
+
+  // sigma = lambda tr(eps) I + 2 mu eps at one quadrature point of a batch of cells.
+  dealii::SymmetricTensor<2, 3, Lanes> stress(dealii::SymmetricTensor<2, 3, Lanes> eps) const {
+    const Lanes pressure = Lanes(lame_lambda_) * trace(eps);
+    eps *= Lanes(2 * lame_mu_);
+    for (unsigned int d = 0; d < 3; ++d) eps[d][d] += pressure;
+    return eps;
+  }
+
+  // f += integral of sigma(u) : eps(phi_i) over the cells of `range` (batches of Lanes cells).
+  void local_apply(const MatrixFree& data, VectorType& force, const VectorType& displacement,
+                   const std::pair<unsigned int, unsigned int>& range) const {
+    Evaluation phi(data);
+    for (unsigned int cell = range.first; cell < range.second; ++cell) {
+      phi.reinit(cell);
+      phi.read_dof_values(displacement);
+      phi.evaluate(dealii::EvaluationFlags::gradients);
+      for (unsigned int q = 0; q < phi.n_q_points; ++q)
+        phi.submit_symmetric_gradient(stress(phi.get_symmetric_gradient(q)), q);
+      phi.integrate(dealii::EvaluationFlags::gradients);
+      phi.distribute_local_to_global(force);
+    }
+  }
+
+  double lame_lambda_, lame_mu_;
+  MatrixFree matrix_free_;
+};
+
+template <typename Lanes>
+std::unique_ptr<ElasticOperator> make_operator(const ElasticOperator::Setup& setup) {
+  if (setup.degree == 1) return std::make_unique<MatrixFreeElasticOperator<1, Lanes>>(setup);
+  if (setup.degree == 2) return std::make_unique<MatrixFreeElasticOperator<2, Lanes>>(setup);
+  throw std::invalid_argument("fem.degree must be 1 or 2");
+}
+
+}  // namespace rebound::fem::kernel

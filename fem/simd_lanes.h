@@ -1,0 +1,27 @@
+// Included FIRST by the translation units that compile deal.II's matrix-free templates for a
+// SIMD width other than the library's own (REBOUND_SIMD_BITS, set by fem/CMakeLists.txt):
+// deal.II chooses VectorizedArray's specialisations from DEAL_II_VECTORIZATION_WIDTH_IN_BITS
+// (0 in Debian's build, which targets any x86-64 CPU). Only the instruction set the unit is
+// compiled for may be named here (128 bits: SSE2, which every x86-64 CPU has). Nothing of
+// these units is exported but the factory functions (fem/elastic_operator.h); the types they
+// instantiate carry the width in their names (VectorizedArray<double, 2>), so they cannot be
+// confused with the library's one-lane instantiations.
+#pragma once
+
+#ifndef REBOUND_SIMD_BITS
+#error "fem/simd_lanes.h needs REBOUND_SIMD_BITS"
+#endif
+
+#include <deal.II/base/config.h>
+
+#undef DEAL_II_VECTORIZATION_WIDTH_IN_BITS
+#define DEAL_II_VECTORIZATION_WIDTH_IN_BITS REBOUND_SIMD_BITS
+#undef DEAL_II_COMPILER_VECTORIZATION_LEVEL
+#if REBOUND_SIMD_BITS == 128
+#define DEAL_II_COMPILER_VECTORIZATION_LEVEL 1
+#else
+#error "fem/simd_lanes.h: only 128-bit lanes (SSE2) are built"
+#endif
+#if !defined(__SSE2__)
+#error "fem/simd_lanes.h: 128-bit lanes need SSE2"
+#endif
