@@ -1,6 +1,10 @@
 // The one-lane operator (deal.II's own instantiations) and the choice of width.
 #include "fem/elastic_operator.h"
 
+#include <dlfcn.h>
+#include <unistd.h>
+
+#include <filesystem>
 #include <stdexcept>
 #include <string>
 
@@ -13,12 +17,50 @@ namespace rebound::fem {
 std::unique_ptr<ElasticOperator> make_elastic_operator_lanes2(const ElasticOperator::Setup& setup);
 #endif
 
-std::vector<unsigned int> available_lanes() {
-#ifdef REBOUND_WITH_SIMD_LANES2
-  return {1, 2};
-#else
-  return {1};
+namespace {
+
+using Lanes4Factory = ElasticOperator* (*)(const ElasticOperator::Setup*);
+
+// The four-lane operator lives in the module rebound_fem_avx2 (compiled with -mavx2 -mfma),
+// loaded once, and only when this CPU has AVX2 and FMA, from the directory of the running
+// program (build/bin, where the module is built) or the build tree's. Null when the CPU lacks
+// the instructions or the module is not there (the build had no AVX2 compiler flags).
+Lanes4Factory lanes4_factory() {
+  static const Lanes4Factory factory = []() -> Lanes4Factory {
+#if defined(REBOUND_FEM_AVX2_MODULE) && (defined(__x86_64__) || defined(__i386__))
+    __builtin_cpu_init();
+    if (!__builtin_cpu_supports("avx2") || !__builtin_cpu_supports("fma")) return nullptr;
+    std::vector<std::string> directories;
+    char program[4096];
+    const ssize_t length = readlink("/proc/self/exe", program, sizeof program - 1);
+    if (length > 0) {
+      program[length] = '\0';
+      directories.push_back(std::filesystem::path(program).parent_path().string());
+    }
+    directories.push_back(REBOUND_FEM_MODULE_DIR);
+    for (const std::string& directory : directories) {
+      const std::string path = directory + "/" + REBOUND_FEM_AVX2_MODULE;
+      if (!std::filesystem::exists(path)) continue;
+      void* module = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+      if (module == nullptr) continue;
+      if (void* entry = dlsym(module, "rebound_make_elastic_operator_lanes4"))
+        return reinterpret_cast<Lanes4Factory>(entry);
+    }
 #endif
+    return nullptr;
+  }();
+  return factory;
+}
+
+}  // namespace
+
+std::vector<unsigned int> available_lanes() {
+  std::vector<unsigned int> lanes{1};
+#ifdef REBOUND_WITH_SIMD_LANES2
+  lanes.push_back(2);
+#endif
+  if (lanes4_factory() != nullptr) lanes.push_back(4);
+  return lanes;
 }
 
 std::unique_ptr<ElasticOperator> make_elastic_operator(const ElasticOperator::Setup& setup,
@@ -29,6 +71,8 @@ std::unique_ptr<ElasticOperator> make_elastic_operator(const ElasticOperator::Se
 #ifdef REBOUND_WITH_SIMD_LANES2
   if (lanes == 2) return make_elastic_operator_lanes2(setup);
 #endif
+  if (lanes == 4 && lanes4_factory() != nullptr)
+    return std::unique_ptr<ElasticOperator>(lanes4_factory()(&setup));
   std::string list;
   for (const unsigned int n : available) list += (list.empty() ? "" : ", ") + std::to_string(n);
   throw std::invalid_argument("SIMD lanes " + std::to_string(lanes) +

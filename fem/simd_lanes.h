@@ -2,10 +2,11 @@
 // SIMD width other than the library's own (REBOUND_SIMD_BITS, set by fem/CMakeLists.txt):
 // deal.II chooses VectorizedArray's specialisations from DEAL_II_VECTORIZATION_WIDTH_IN_BITS
 // (0 in Debian's build, which targets any x86-64 CPU). Only the instruction set the unit is
-// compiled for may be named here (128 bits: SSE2, which every x86-64 CPU has). Nothing of
-// these units is exported but the factory functions (fem/elastic_operator.h); the types they
-// instantiate carry the width in their names (VectorizedArray<double, 2>), so they cannot be
-// confused with the library's one-lane instantiations.
+// compiled for may be named here: 128 bits, SSE2, which every x86-64 CPU has (linked into
+// fem); 256 bits, AVX2 + FMA, compiled with -mavx2 -mfma into the separate module
+// rebound_fem_avx2 that is loaded only on a CPU that has them (fem/elastic_operator.cpp).
+// The types these units instantiate carry the width in their names (VectorizedArray<double,
+// 2>), so they cannot be confused with the library's one-lane instantiations.
 #pragma once
 
 #ifndef REBOUND_SIMD_BITS
@@ -19,9 +20,14 @@
 #undef DEAL_II_COMPILER_VECTORIZATION_LEVEL
 #if REBOUND_SIMD_BITS == 128
 #define DEAL_II_COMPILER_VECTORIZATION_LEVEL 1
-#else
-#error "fem/simd_lanes.h: only 128-bit lanes (SSE2) are built"
-#endif
 #if !defined(__SSE2__)
 #error "fem/simd_lanes.h: 128-bit lanes need SSE2"
+#endif
+#elif REBOUND_SIMD_BITS == 256
+#define DEAL_II_COMPILER_VECTORIZATION_LEVEL 2
+#if !defined(__AVX2__) || !defined(__FMA__)
+#error "fem/simd_lanes.h: 256-bit lanes are compiled with -mavx2 -mfma"
+#endif
+#else
+#error "fem/simd_lanes.h: REBOUND_SIMD_BITS must be 128 or 256"
 #endif
