@@ -4,6 +4,7 @@
 #include <dlfcn.h>
 #include <unistd.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <stdexcept>
 #include <string>
@@ -52,7 +53,25 @@ Lanes4Factory lanes4_factory() {
   return factory;
 }
 
+std::string lane_list(const std::vector<unsigned int>& lanes) {
+  std::string list;
+  for (const unsigned int n : lanes) list += (list.empty() ? "" : ", ") + std::to_string(n);
+  return list;
+}
+
 }  // namespace
+
+unsigned int default_lanes() {
+  const std::vector<unsigned int> available = available_lanes();
+  const char* value = std::getenv("REBOUND_SIMD_LANES");
+  if (value == nullptr || *value == '\0') return available.back();
+  const std::string text(value);
+  for (const unsigned int n : available)
+    if (text == std::to_string(n)) return n;
+  throw std::invalid_argument("REBOUND_SIMD_LANES=" + text +
+                              ": expected one of the SIMD widths available here (" +
+                              lane_list(available) + ")");
+}
 
 std::vector<unsigned int> available_lanes() {
   std::vector<unsigned int> lanes{1};
@@ -66,18 +85,16 @@ std::vector<unsigned int> available_lanes() {
 std::unique_ptr<ElasticOperator> make_elastic_operator(const ElasticOperator::Setup& setup,
                                                        unsigned int lanes) {
   const std::vector<unsigned int> available = available_lanes();
-  if (lanes == 0) lanes = available.back();
+  if (lanes == 0) lanes = default_lanes();
   if (lanes == 1) return kernel::make_operator<dealii::VectorizedArray<double, 1>>(setup);
 #ifdef REBOUND_WITH_SIMD_LANES2
   if (lanes == 2) return make_elastic_operator_lanes2(setup);
 #endif
   if (lanes == 4 && lanes4_factory() != nullptr)
     return std::unique_ptr<ElasticOperator>(lanes4_factory()(&setup));
-  std::string list;
-  for (const unsigned int n : available) list += (list.empty() ? "" : ", ") + std::to_string(n);
-  throw std::invalid_argument("SIMD lanes " + std::to_string(lanes) +
-                              " are not built or not supported by this CPU (available: " + list +
-                              ")");
+  throw std::invalid_argument(
+      "SIMD lanes " + std::to_string(lanes) +
+      " are not built or not supported by this CPU (available: " + lane_list(available) + ")");
 }
 
 }  // namespace rebound::fem

@@ -54,7 +54,11 @@ class ElasticOperator {
 // The SIMD widths this build and this CPU can run, ascending (always contains 1).
 std::vector<unsigned int> available_lanes();
 
-// The operator for `lanes` (0: the widest available). Throws std::invalid_argument for a width
+// The width used when none is asked for: $REBOUND_SIMD_LANES if set (1, 2 or 4; one of
+// available_lanes(), else std::invalid_argument naming the variable), else the widest.
+unsigned int default_lanes();
+
+// The operator for `lanes` (0: default_lanes()). Throws std::invalid_argument for a width
 // that is not in available_lanes().
 std::unique_ptr<ElasticOperator> make_elastic_operator(const ElasticOperator::Setup& setup,
                                                        unsigned int lanes = 0);

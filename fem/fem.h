@@ -39,8 +39,8 @@ struct SolverOptions {
   double time_step = 0;            // > 0: use this step instead of the estimate
   int power_iterations = 40;       // for lambda_max(M^-1 K)
   double time_step_margin = 1.02;  // lambda_max estimate multiplied by this before dt
-  unsigned int simd_lanes = 0;     // cells per SIMD batch of the internal force (0: widest
-                                   // available, fem/elastic_operator.h)
+  unsigned int simd_lanes = 0;     // cells per SIMD batch of the internal force (0:
+                                   // $REBOUND_SIMD_LANES, else the widest; elastic_operator.h)
 };
 
 struct Info {

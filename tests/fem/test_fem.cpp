@@ -190,6 +190,23 @@ TEST(ElasticOperator, UnavailableWidthIsRefusedWithTheList) {
   }
 }
 
+TEST(ElasticOperator, EnvironmentChoosesTheWidthOrIsRefused) {
+  const char* saved = std::getenv("REBOUND_SIMD_LANES");
+  const std::string restore = saved ? saved : "";
+  setenv("REBOUND_SIMD_LANES", "1", 1);
+  EXPECT_EQ(rebound::fem::default_lanes(), 1u);
+  setenv("REBOUND_SIMD_LANES", "3", 1);
+  try {
+    rebound::fem::default_lanes();
+    ADD_FAILURE() << "REBOUND_SIMD_LANES=3 accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("REBOUND_SIMD_LANES=3"), std::string::npos) << e.what();
+  }
+  unsetenv("REBOUND_SIMD_LANES");
+  EXPECT_EQ(rebound::fem::default_lanes(), rebound::fem::available_lanes().back());
+  if (saved) setenv("REBOUND_SIMD_LANES", restore.c_str(), 1);
+}
+
 INSTANTIATE_TEST_SUITE_P(Degrees, FemDegree, ::testing::Values(1, 2));
 
 TEST(FemImpact, FrictionlessNormalImpactConservesEnergyWithoutPenetration) {
