@@ -154,12 +154,13 @@ Mesh-refinement study of the FEM: runs `rebound fem` at every combination of
 (at least one of the three), cheapest first, the rest of the case unchanged. Writes
 into DIR (default results/<case name>):
   refinement.csv    one row per finished run, rewritten after each run: level,
-                    refinement, contact_resolution, dofs, cells, h_contact, h_max,
-                    time_step, steps, wall_time, psi2, e_newton, normal_impulse,
-                    tangential_impulse, peak_normal_force, contact_duration,
-                    tangential_cor, spin_final, kinetic_energy_loss_fraction,
-                    status, energy_balance_error, degree, mpi_ranks, case,
-                    case_hash, directory, message
+                    refinement, contact_resolution, dofs, cells, h_contact_m,
+                    h_max_m, time_step_s, steps, wall_time_s, psi2, e_newton,
+                    normal_impulse_N_s, tangential_impulse_N_s,
+                    peak_normal_force_N, contact_duration_s, tangential_cor,
+                    spin_final_rad_per_s, kinetic_energy_loss_fraction, status,
+                    energy_balance_error, degree, mpi_ranks, case, case_hash,
+                    directory, message (each header with its SI unit)
   refinement.json   the runs, the references and, for each series (the runs along
                     one option, the others fixed) and quantity, the observed order
                     p = log((q1-q2)/(q2-q3))/log(r) from the last three runs (r the

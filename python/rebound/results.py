@@ -5,7 +5,8 @@ A run folder (``rebound lumped`` -> ``DIR/lumped/``, ``rebound fem`` -> ``DIR/fe
 holds summary.json, history.csv and a ParaView .pvd (rigid_body.pvd for the lumped models,
 solution.pvd for the FEM). A case folder ``DIR`` holds the run folders and, after ``rebound
 pair``, comparison.json, report.md, plots/*.png and view.py; after ``rebound sweep`` sweep.csv
-(and sweep_fem.csv with --fem), after ``rebound refine`` refinement.csv.
+(and sweep_fem.csv with --fem), after ``rebound refine`` refinement.csv. The CSV headers carry the unit of each column (``time_s``,
+``normal_force_N``; dimensionless ones as ``psi2``), and so do the keys of the tables read here.
 """
 
 import csv
@@ -53,7 +54,8 @@ def read_run(folder):
     ``path``     the folder;
     ``kind``     "lumped" or "fem" (from the summary's ``solver``: ``lumped:<model>`` or ``fem``);
     ``summary``  summary.json as a dict (SI; None where the file has null);
-    ``history``  history.csv as a dict of numpy arrays (None when the file is absent);
+    ``history``  history.csv as a dict of numpy arrays keyed by its header (``time_s``,
+                 ``normal_force_N``, ...; None when the file is absent);
     ``pvd``      the ParaView collection (rigid_body.pvd or solution.pvd), or None.
     """
     folder = os.fspath(folder)

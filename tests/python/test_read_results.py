@@ -35,14 +35,16 @@ FEM_SUMMARY = {
     "loop_wall_time": 60.9, "dof_steps_per_second": 5.0e7, "file": "cases/sphere-lai-psi2.json",
     "extra_levels": 0,
 }
+# fem::history_table's columns as history.csv's header names them (with their units).
 FEM_COLUMNS = [
-    "time", "normal_force", "tangential_force", "normal_impulse", "tangential_impulse",
-    "normal_velocity", "tangential_velocity", "normal_displacement", "tangential_displacement",
-    "kinetic_energy", "internal_energy", "rigid_kinetic_energy", "vibration_kinetic_energy",
-    "frictional_dissipation", "total_energy", "contact_nodes", "contact_area",
-    "contact_node_velocity_t", "contact_node_velocity_n", "center_velocity_t",
-    "center_velocity_n", "spin", "normal_force_smoothed", "binormal_impulse",
-    "lowest_boundary_height", "normal_contact_loss",
+    "time_s", "normal_force_N", "tangential_force_N", "normal_impulse_N_s",
+    "tangential_impulse_N_s", "normal_velocity_m_per_s", "tangential_velocity_m_per_s",
+    "normal_displacement_m", "tangential_displacement_m", "kinetic_energy_J", "internal_energy_J",
+    "rigid_kinetic_energy_J", "vibration_kinetic_energy_J", "frictional_dissipation_J",
+    "total_energy_J", "contact_nodes", "contact_area_m2", "contact_node_velocity_t_m_per_s",
+    "contact_node_velocity_n_m_per_s", "center_velocity_t_m_per_s", "center_velocity_n_m_per_s",
+    "spin_rad_per_s", "normal_force_smoothed_N", "binormal_impulse_N_s",
+    "lowest_boundary_height_m", "normal_contact_loss_J",
 ]
 
 
@@ -101,8 +103,8 @@ class ReadResults(unittest.TestCase):
         self.assertTrue(os.path.isfile(run["pvd"]))
         # The history read back agrees with the module's to the 11 digits of the file.
         solved = rebound.lumped(rebound.load_case(case_path("sphere-lai-psi2.json")))
-        self.assertTrue(np.allclose(run["history"]["normal_force"],
-                                    solved["history"]["normal_force"], rtol=1e-10, atol=1e-12))
+        self.assertTrue(np.allclose(run["history"]["normal_force_N"],
+                                    solved["history"]["normal_force_N"], rtol=1e-10, atol=1e-12))
 
     def test_a_lumped_case_folder(self):
         result = rebound.read_results(self.directory)
@@ -136,7 +138,8 @@ class ReadResults(unittest.TestCase):
         self.assertIsInstance(fem["summary"]["dofs"], int)
         self.assertEqual(list(fem["history"]), FEM_COLUMNS)
         self.assertEqual(fem["history"]["contact_nodes"].tolist(), [0, 3, 6, 9, 12, 15])
-        self.assertEqual(fem["history"]["spin"][2], 2e-5 + FEM_COLUMNS.index("spin") * 0.25)
+        self.assertEqual(fem["history"]["spin_rad_per_s"][2],
+                         2e-5 + FEM_COLUMNS.index("spin_rad_per_s") * 0.25)
         self.assertTrue(fem["pvd"].endswith(os.path.join("fem", "solution.pvd")))
         self.assertEqual(result["lumped"]["summary"]["solver"], "lumped:lai")
         self.assertEqual(result["comparison"], comparison)
