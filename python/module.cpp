@@ -250,6 +250,16 @@ PYBIND11_MODULE(_rebound, m) {
       PyExc_ValueError, nullptr);
   if (case_error == nullptr) throw py::error_already_set();
   m.add_object("CaseError", py::handle(case_error));
+  // rebound.SolveError(RuntimeError): a lumped solve that failed (the integrator gave up, or the
+  // result is not physical): what `rebound lumped` reports with exit status 1.
+  static PyObject* const solve_error = PyErr_NewExceptionWithDoc(
+      "rebound.SolveError",
+      "A lumped solve that failed: the integrator gave up or the result is not physical. "
+      "str(error) names the case file, the cause and the inputs that decided the solve (model, "
+      "lambda, theta, friction, incidence), with a hint when lambda is close to 1.",
+      PyExc_RuntimeError, nullptr);
+  if (solve_error == nullptr) throw py::error_already_set();
+  m.add_object("SolveError", py::handle(solve_error));
   py::register_exception_translator([](std::exception_ptr thrown) {
     try {
       if (thrown) std::rethrow_exception(thrown);
@@ -259,6 +269,8 @@ PYBIND11_MODULE(_rebound, m) {
       instance.attr("file") = error.file();
       instance.attr("key") = error.key();
       PyErr_SetObject(case_error, instance.ptr());
+    } catch (const lumped::SolveError& error) {
+      PyErr_SetString(solve_error, error.what());
     }
   });
 
@@ -328,10 +340,6 @@ PYBIND11_MODULE(_rebound, m) {
   m.def("sweep", &run_sweep, py::arg("case"), py::arg("variable"), py::arg("values"),
         py::arg("threads") = 0, "One model's sweep: sweep.csv's columns (use rebound.sweep).");
   m.def(
-      "sweep_values", &sweep_values, py::arg("start"), py::arg("stop"), py::arg("count"),
-      "The values of `rebound sweep --psi1 START:STOP:COUNT`, as the command line computes them.");
-}
-  m.def(
       "units",
       [] {
         py::dict out;
@@ -350,3 +358,7 @@ PYBIND11_MODULE(_rebound, m) {
       py::arg("name"),
       "The CSV column (and result key) of a quantity: its name with its unit, e.g. "
       "normal_force -> normal_force_N.");
+  m.def(
+      "sweep_values", &sweep_values, py::arg("start"), py::arg("stop"), py::arg("count"),
+      "The values of `rebound sweep --psi1 START:STOP:COUNT`, as the command line computes them.");
+}

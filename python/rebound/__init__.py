@@ -18,12 +18,13 @@ import math
 import numpy as np
 
 from . import _rebound
-from ._rebound import Case, CaseError
+from ._rebound import Case, CaseError, SolveError
 from .results import read_csv, read_results, read_run
 
 __all__ = [
     "Case",
     "CaseError",
+    "SolveError",
     "UNITS",
     "csv_column",
     "load_case",
@@ -76,6 +77,10 @@ def lumped(case, history=True):
     ``history=False``, ``"history"``: a dict of numpy arrays, one per history.csv column and
     named as its header (``time_s``, ``normal_force_N``, ...; the ``mode`` column as strings), at
     full double precision. The solve runs without the GIL.
+
+    Raises :class:`CaseError` (a ValueError) for a bad case and :class:`SolveError` (a
+    RuntimeError) when the solve fails (the integrator gave up, or the result is not physical),
+    as ``rebound lumped`` exits with status 2 and 1.
     """
     return _rebound.lumped(case, bool(history))
 

@@ -115,6 +115,7 @@ class ReadResults(unittest.TestCase):
         self.assertIsNone(result["report"])
         self.assertIsNone(result["view"])
         self.assertEqual(result["plots"], [])
+        self.assertEqual(result["lumped"]["plots"], [])  # --no-plots
 
     def test_a_pair_folder_with_fem_comparison_and_sweep(self):
         folder = temporary_folder(self)
@@ -153,6 +154,37 @@ class ReadResults(unittest.TestCase):
         module = rebound.sweep(case_path("sphere-lai-psi2.json"), psi1="0:4:5", as_frame=False)
         self.assertEqual(["%.10g" % x for x in module["psi2"]],
                          ["%.10g" % x for x in sweep["psi2"]])
+
+    def test_the_plots_of_a_lumped_run(self):
+        """read_results lists the PNGs `rebound lumped` drew into lumped/plots/ (in the run's
+        entry), and none after --no-plots; the case folder's own plots/ (pair, sweep) stay under
+        its "plots"."""
+        folder = temporary_folder(self)
+        drawn = os.path.join(folder, "drawn")
+        run_cli("lumped", case_path("sphere-lai-psi2.json"), "-o", drawn, "--quiet")
+        plots = os.path.join(drawn, "lumped", "plots")
+        expected = [os.path.join(plots, name)
+                    for name in ("forces.png", "impulses.png", "velocity_of_P.png")]
+        if not os.path.isfile(expected[0]):
+            self.skipTest("no python3 with matplotlib drew the plots")
+        result = rebound.read_results(drawn)
+        self.assertEqual(result["lumped"]["plots"], expected)
+        self.assertEqual(rebound.read_results(os.path.join(drawn, "lumped"))["plots"], expected)
+        self.assertEqual(result["plots"], [])
+        for path in expected:
+            with open(path, "rb") as stream:
+                self.assertEqual(stream.read(8), b"\x89PNG\r\n\x1a\n", path)
+        # A sweep into the same folder: its plots are the folder's.
+        run_cli("sweep", case_path("sphere-lai-psi2.json"), "--psi1", "0:4:5", "-o", drawn,
+                "--quiet")
+        result = rebound.read_results(drawn)
+        self.assertEqual([os.path.basename(p) for p in result["plots"]],
+                         ["e_vs_psi1.png", "psi2_vs_psi1.png"])
+        self.assertEqual(result["lumped"]["plots"], expected)
+        self.assertEqual(result["sweep"]["sweep_psi1"].tolist(), [0, 1, 2, 3, 4])
+        # --no-plots removes the earlier ones (stale results): none listed.
+        run_cli("lumped", case_path("sphere-lai-psi2.json"), "-o", drawn, "--quiet", "--no-plots")
+        self.assertEqual(rebound.read_results(drawn)["lumped"]["plots"], [])
 
     def test_folders_without_results(self):
         folder = temporary_folder(self)
