@@ -119,7 +119,8 @@ TEST(Cli, QuietAndVerboseTogetherExitTwo) {
       "validate --no-fem -o " + (dir / "out").string()};
 #if defined(REBOUND_HAVE_FEM)
   for (const std::string& command :
-       {"mesh " + sphere, "fem " + sphere, "pair " + sphere, "refine " + sphere + " --levels 0..1"})
+       {"mesh " + sphere, "fem " + sphere, "fem " + sphere + " --estimate", "pair " + sphere,
+        "refine " + sphere + " --levels 0..1"})
     commands.push_back(command + " -o " + (dir / "out").string());
 #endif
   for (const std::string& command : commands) {
