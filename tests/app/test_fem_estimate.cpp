@@ -12,6 +12,8 @@
 
 #include "shell.h"
 
+#if defined(REBOUND_HAVE_FEM)
+
 namespace fs = std::filesystem;
 
 namespace {
@@ -36,8 +38,6 @@ Invocation run_stdout(const std::string& arguments) {
 }
 
 }  // namespace
-
-#if defined(REBOUND_HAVE_FEM)
 
 // The quick case of the README: the estimate's FE space is the mesh's, nothing is written.
 TEST(FemEstimate, QuickCaseHasTheMeshDofsAndWritesNothing) {

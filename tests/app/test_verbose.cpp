@@ -70,16 +70,6 @@ void expect_verbose_prints_more(const std::string& arguments, const fs::path& di
   }
 }
 
-// A shipped case on a tiny FE_Q(1) mesh (as tests/app/test_refine.cpp).
-std::string tiny_case(const fs::path& dir) {
-  nlohmann::json doc;
-  std::ifstream(kCases + "hertz-steel-sphere.json") >> doc;
-  doc["fem"] = {{"degree", 1}, {"refinement", 0}, {"contact_resolution", 1}, {"frames", 2}};
-  const fs::path path = dir / "tiny.json";
-  std::ofstream(path) << doc.dump(2);
-  return path.string();
-}
-
 }  // namespace
 
 TEST(Cli, VerboseOnTheLightCommandsPrintsMore) {
@@ -137,6 +127,20 @@ TEST(Cli, QuietAndVerboseTogetherExitTwo) {
 }
 
 #if defined(REBOUND_HAVE_FEM)
+
+namespace {
+
+// A shipped case on a tiny FE_Q(1) mesh (as tests/app/test_refine.cpp).
+std::string tiny_case(const fs::path& dir) {
+  nlohmann::json doc;
+  std::ifstream(kCases + "hertz-steel-sphere.json") >> doc;
+  doc["fem"] = {{"degree", 1}, {"refinement", 0}, {"contact_resolution", 1}, {"frames", 2}};
+  const fs::path path = dir / "tiny.json";
+  std::ofstream(path) << doc.dump(2);
+  return path.string();
+}
+
+}  // namespace
 
 TEST(Cli, VerboseOnTheFemCommandsPrintsMore) {
   const fs::path dir = scratch("fem");
