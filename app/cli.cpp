@@ -18,6 +18,8 @@ Arguments::Arguments(std::string command, const std::vector<std::string>& argume
                      std::vector<std::string> flags, std::vector<std::string> options,
                      const char* usage)
     : command_(std::move(command)) {
+  // -v/--verbose is accepted by every command (app/verbose.h).
+  flags.push_back("--verbose");
   auto known = [](const std::vector<std::string>& list, const std::string& name) {
     return std::find(list.begin(), list.end(), name) != list.end();
   };
@@ -43,6 +45,8 @@ Arguments::Arguments(std::string command, const std::vector<std::string>& argume
       help_ = true;
     } else if (word == "-q" && known(flags, "--quiet")) {
       flags_given_.push_back("--quiet");  // -q is --quiet wherever --quiet is accepted
+    } else if (word == "-v") {
+      flags_given_.push_back("--verbose");
     } else if (known(flags, word)) {
       flags_given_.push_back(word);
     } else if (known(options, canonical(word))) {
@@ -63,6 +67,9 @@ Arguments::Arguments(std::string command, const std::vector<std::string>& argume
       positional_.push_back(word);
     }
   }
+  if (flag("--quiet") && flag("--verbose"))
+    throw UsageError(
+        "options -q/--quiet and -v/--verbose exclude each other; give at most one of them");
   if (help_) std::fputs(usage, stdout);
 }
 

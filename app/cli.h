@@ -25,9 +25,10 @@ class RunError : public std::runtime_error {
 
 // Parses "POSITIONAL... [--flag] [--option VALUE]" for one subcommand; an option's value may
 // also be attached with '=' (--threads=4, -o=DIR), and wherever -o is an option, --output is its
-// long name (-o DIR, -o=DIR, --output DIR, --output=DIR). Unknown options are a UsageError naming
-// the accepted options (with a "did you mean" for a misspelling). `usage` is the command's
-// --help text.
+// long name (-o DIR, -o=DIR, --output DIR, --output=DIR). -q is --quiet wherever --quiet is
+// accepted; -v/--verbose is accepted by every command (app/verbose.h), and -q with -v is a
+// UsageError. Unknown options are a UsageError naming the accepted options (with a "did you
+// mean" for a misspelling). `usage` is the command's --help text.
 class Arguments {
  public:
   Arguments(std::string command, const std::vector<std::string>& arguments,

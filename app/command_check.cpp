@@ -5,6 +5,7 @@
 
 #include "app/cli.h"
 #include "app/commands.h"
+#include "app/verbose.h"
 #include "cases/case.h"
 #include "cases/derived.h"
 
@@ -72,7 +73,7 @@ void print_table(const cases::Case& c, const cases::Derived& d) {
 
 }  // namespace
 
-const char* const kCheckUsage = R"(Usage: rebound check CASE... [--json]
+const char* const kCheckUsage = R"(Usage: rebound check CASE... [--json] [-q|--quiet | -v|--verbose]
 
 Validates each case file and prints its derived quantities (mass properties,
 N, lambda, theta, Psi1, Lai's and Hertz scales). --json prints one JSON array.
@@ -81,24 +82,31 @@ beyond the keys, check runs every validation the other commands run (finite
 derived quantities, a capsule touching with its cap, a Hertz contact zone the
 FEM can mesh), so a case it accepts is not rejected later. A JSON Schema among
 the files (cases/case.schema.json) is skipped.
+-q prints only the problems (an accepted case prints nothing; --json still
+prints); -v adds, on standard error, each case as read with every default
+filled and its hash, and the time each took.
 Exit status 2 if any case is rejected (every case is still checked).
 )";
 
 int command_check(const std::vector<std::string>& arguments) {
-  const Arguments args("check", arguments, {"--json"}, {}, kCheckUsage);
+  const Arguments args("check", arguments, {"--json", "--quiet"}, {}, kCheckUsage);
   if (args.help()) return 0;
   if (args.positional().empty()) throw UsageError("needs at least one CASE file");
+  Verbose verbose(args, "check");
   int status = 0;
   nlohmann::json all = nlohmann::json::array();
   for (const auto& path : args.positional()) {
     try {
       const cases::Case c = cases::load_case(path);
+      verbose.resolved_case(c);
       const cases::Derived d = cases::derive(c);
+      verbose.stage(path + ": read, validated and derived");
       if (args.flag("--json"))
         all.push_back(cases::to_json(c, d));
-      else
+      else if (!args.flag("--quiet"))
         print_table(c, d);
     } catch (const cases::CaseError& error) {
+      verbose.stage(path + ": rejected");
       if (cases::is_json_schema_file(path)) {
         // cases/case.schema.json beside the cases: `rebound check cases/*.json` still works.
         std::fprintf(stderr, "rebound check: %s is a JSON Schema, not a case: skipped\n",
@@ -110,6 +118,7 @@ int command_check(const std::vector<std::string>& arguments) {
     }
   }
   if (args.flag("--json")) std::cout << all.dump(2) << "\n";
+  verbose.total();
   return status;
 }
 

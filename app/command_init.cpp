@@ -8,6 +8,7 @@
 
 #include "app/cli.h"
 #include "app/commands.h"
+#include "app/verbose.h"
 #include "cases/case.h"
 #include "cases/spelling.h"
 #include "cases/template.h"
@@ -16,6 +17,7 @@
 namespace rebound::app {
 
 const char* const kInitUsage = R"(Usage: rebound init [--shape SHAPE] [NAME] [-o FILE] [--force]
+                    [-q|--quiet | -v|--verbose]
 
 Writes a complete case file for an example body of SHAPE (sphere, capsule, disc,
 shell, hoop or custom; default sphere): JSON with // comments, every key with
@@ -27,13 +29,17 @@ there, commented out). Edit it, then run `rebound check FILE`.
   -o FILE       write to FILE (also --output FILE, -o=FILE); default: standard
                 output
   --force       overwrite FILE if it exists
+  -q, --quiet   no "written" line
+  -v, --verbose on standard error: the case as parsed (every default filled)
+                and its hash, the file written and its size, the time taken
 
 Example: rebound init --shape capsule -o steel-rod.json
 )";
 
 int command_init(const std::vector<std::string>& arguments) {
-  const Arguments args("init", arguments, {"--force"}, {"--shape", "-o"}, kInitUsage);
+  const Arguments args("init", arguments, {"--force", "--quiet"}, {"--shape", "-o"}, kInitUsage);
   if (args.help()) return 0;
+  Verbose verbose(args, "init");
   if (args.positional().size() > 1) throw UsageError("takes at most one NAME");
   const std::string shape_name = args.option("--shape").value_or("sphere");
   const auto shape = cases::shape_from_string(shape_name);
@@ -50,9 +56,13 @@ int command_init(const std::vector<std::string>& arguments) {
     name = std::filesystem::path(*file).stem().string();
   const std::string text = cases::case_template(*shape, name);
   // What init writes passes check (a bad NAME is reported as the case's "name", exit 2).
-  cases::parse_case(text, file ? *file : "<rebound init>");
+  const cases::Case parsed = cases::parse_case(text, file ? *file : "<rebound init>");
+  verbose.resolved_case(parsed);
+  verbose.stage("template for " + shape_name + " written and parsed");
   if (!file) {
     std::fputs(text.c_str(), stdout);
+    verbose.say("written to standard output: " + format_size(double(text.size())));
+    verbose.total();
     return 0;
   }
   struct stat info {};
@@ -63,8 +73,12 @@ int command_init(const std::vector<std::string>& arguments) {
   } catch (const std::exception& error) {
     throw RunError("cannot write " + *file + ": " + error.what());
   }
-  std::printf("written %s (case \"%s\", %s); check it with: rebound check %s\n", file->c_str(),
-              name.c_str(), shape_name.c_str(), file->c_str());
+  if (!args.flag("--quiet"))
+    std::printf("written %s (case \"%s\", %s); check it with: rebound check %s\n", file->c_str(),
+                name.c_str(), shape_name.c_str(), file->c_str());
+  verbose.say("file written:");
+  verbose.file(*file);
+  verbose.total();
   return 0;
 }
 

@@ -7,6 +7,7 @@
 
 #include "app/cli.h"
 #include "app/commands.h"
+#include "app/verbose.h"
 #include "cases/case.h"
 #include "cases/derived.h"
 #include "lumped/summary.h"
@@ -48,7 +49,7 @@ void print_plots(const studies::PlotOutcome& plots, const std::string& directory
 }  // namespace
 
 const char* const kLumpedUsage =
-    R"(Usage: rebound lumped CASE [-o DIR] [-q|--quiet] [--no-plots] [--json]
+    R"(Usage: rebound lumped CASE [-o DIR] [-q|--quiet | -v|--verbose] [--no-plots] [--json]
 
 Solves the case with the lumped model of its "lumped" section (default: Lai's
 coupled-conservative model) and writes into DIR/lumped/ (default DIR:
@@ -63,19 +64,33 @@ The plots are drawn by scripts/plots.py with the first of $REBOUND_PYTHON,
 /usr/bin/python3 and python3 on PATH that has matplotlib (about a second);
 without one the run still succeeds, with a warning. --no-plots skips them.
 --json prints summary.json on standard output instead of the table (for scripts);
-warnings always go to standard error.
+warnings always go to standard error. -q prints nothing but warnings and errors;
+-v adds, on standard error, the case as read with every default filled and its
+hash, the derived quantities, each stage's wall time and the files written with
+their sizes.
 )";
 
 int command_lumped(const std::vector<std::string>& arguments) {
   const Arguments args("lumped", arguments, {"--quiet", "--no-plots", "--json"}, {"-o"},
                        kLumpedUsage);
   if (args.help()) return 0;
+  Verbose verbose(args, "lumped");
   const cases::Case c = cases::load_case(args.case_file());
+  verbose.resolved_case(c);
   const cases::Derived d = cases::derive(c);
+  verbose.derived(c, d);
+  verbose.stage("read the case and derived its quantities");
   const std::string directory =
       (std::filesystem::path(output_directory(args.option("-o"), c.name)) / "lumped").string();
   const studies::LumpedSolution solution =
       studies::solve_lumped_into(c, d, directory, c.lumped.frames, !args.flag("--no-plots"));
+  verbose.stage("model " + c.lumped.model + " (normal law " + c.lumped.normal_law +
+                "): solved, written and plotted");
+  for (const auto& [stage, seconds] : solution.stage_seconds)
+    verbose.say("  " + stage + ": " + format_number(seconds, "%.3g") + " s");
+  if (solution.plots_requested)
+    verbose.say("plots: " + (solution.plots.drawn ? "drawn by " + solution.plots.interpreter
+                                                  : "not drawn: " + solution.plots.problem));
   const nlohmann::json summary = observables::to_json(solution.summary);
   if (args.flag("--json")) {
     std::cout << summary.dump(2) << "\n";
@@ -86,6 +101,8 @@ int command_lumped(const std::vector<std::string>& arguments) {
   }
   print_warnings(summary, "lumped");
   if (solution.plots_requested) print_warning(studies::plot_warnings(solution.plots, "lumped"));
+  verbose.files(directory);
+  verbose.total();
   return 0;
 }
 

@@ -9,6 +9,7 @@
 #include "app/cli.h"
 #include "app/commands.h"
 #include "app/mpi_session.h"
+#include "app/verbose.h"
 #include "cases/case.h"
 #include "cases/derived.h"
 #include "meshes/meshes.h"
@@ -82,8 +83,9 @@ void print_table(const cases::Case& c, const meshes::MeshStatistics& s, const st
 
 }  // namespace
 
-const char* const kMeshUsage = R"(Usage: rebound mesh CASE [-o DIR] [--level K]
-       mpirun -np N rebound mesh CASE [-o DIR] [--level K]
+const char* const kMeshUsage =
+    R"(Usage: rebound mesh CASE [-o DIR] [--level K] [-q|--quiet | -v|--verbose]
+       mpirun -np N rebound mesh CASE [...]
 
 Builds the hexahedral FEM mesh of a sphere or capsule case on exact curved
 surfaces: fem.refinement uniform levels of the coarse mesh, then local refinement
@@ -92,16 +94,21 @@ has diameter <= a_max / fem.contact_resolution (graded outward, 2:1 balanced).
 --level K refines the finished mesh K more times uniformly (every cell halves: the
 refinement study; 8^K times the cells). Writes DIR/mesh/mesh.vtu (mesh.pvtu +
 mesh.<rank>.vtu under MPI) with cell data level, diameter, quality, subdomain, and
-DIR/mesh/summary.json, and prints the same as a table. DIR defaults to
-results/<case name>. See docs/MESHES.md.
+DIR/mesh/summary.json, and prints the same as a table (-q: nothing). DIR defaults
+to results/<case name>. -v adds, on standard error, the case as read with every
+default filled and its hash, the derived quantities, the mesher's options, each
+stage's wall time and the files written with their sizes. See docs/MESHES.md.
 )";
 
 int command_mesh(const std::vector<std::string>& arguments) {
-  const Arguments args("mesh", arguments, {}, {"-o", "--level"}, kMeshUsage);
+  const Arguments args("mesh", arguments, {"--quiet"}, {"-o", "--level"}, kMeshUsage);
   if (args.help()) return 0;
+  Verbose verbose(args, "mesh");
   const int extra_levels = args.integer("--level", 0, 4).value_or(0);
   // Everything that can reject the input happens before MPI starts (exit status 2).
   const cases::Case c = cases::load_case(args.case_file());
+  verbose.resolved_case(c);
+  verbose.derived(c, cases::derive(c));
   meshes::MeshOptions options;
   try {
     meshes::place_body(c);
@@ -110,9 +117,21 @@ int command_mesh(const std::vector<std::string>& arguments) {
     throw cases::CaseError(c.source, "body", std::string("cannot be meshed: ") + error.what());
   }
   const std::string directory = output_directory(args.option("-o"), c.name) + "/mesh";
+  {
+    char text[320];
+    std::snprintf(text, sizeof text,
+                  "mesher options: %d global levels, --level %d, a_max %.6g m, contact "
+                  "resolution %g (cells within a_max <= %.6g m), grading %g, cfl %g",
+                  options.global_levels, options.extra_levels, options.contact_radius,
+                  options.contact_resolution, options.contact_radius / options.contact_resolution,
+                  options.grading, options.cfl);
+    verbose.say(text);
+  }
+  verbose.stage("read the case and checked it can be meshed");
 
   const MpiSession mpi;
   const bool root = mpi.root();
+  verbose.set_root(root);
 
   meshes::Mesh mesh;
   try {
@@ -120,6 +139,7 @@ int command_mesh(const std::vector<std::string>& arguments) {
   } catch (const std::invalid_argument& error) {
     throw cases::CaseError(c.source, "body", std::string("cannot be meshed: ") + error.what());
   }
+  verbose.stage("mesh built");
   const std::string file = meshes::write_vtu(mesh, directory);
   if (root) {
     nlohmann::json summary = meshes::to_json(mesh.statistics);
@@ -129,9 +149,12 @@ int command_mesh(const std::vector<std::string>& arguments) {
     summary["fem_refinement"] = c.fem.refinement;
     summary["mesh_file"] = file;
     observables::write_file_atomically(directory + "/summary.json", summary.dump(2) + "\n");
-    print_table(c, mesh.statistics, directory + "/" + file);
+    if (!args.flag("--quiet")) print_table(c, mesh.statistics, directory + "/" + file);
     std::fflush(stdout);
   }
+  verbose.stage("mesh and summary written");
+  verbose.files(directory);
+  verbose.total();
   return 0;
 }
 

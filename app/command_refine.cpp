@@ -12,7 +12,9 @@
 #include "app/cli.h"
 #include "app/commands.h"
 #include "app/mpi_session.h"
+#include "app/verbose.h"
 #include "cases/case.h"
+#include "cases/derived.h"
 #include "studies/refinement.h"
 
 namespace rebound::app {
@@ -137,7 +139,7 @@ void print_refinement_study(const studies::RefinementStudy& study) {
 
 const char* const kRefineUsage = R"(Usage: rebound refine CASE [--levels A..B] [--refinements A..B]
                       [--contact-resolutions LIST] [-o DIR] [--resume] [--frames N]
-                      [--quiet] [--no-plots]
+                      [-q|--quiet | -v|--verbose] [--no-plots]
        mpirun -np N rebound refine CASE [...]
 
 Mesh-refinement study of the FEM: runs `rebound fem` at every combination of
@@ -154,12 +156,13 @@ Mesh-refinement study of the FEM: runs `rebound fem` at every combination of
 (at least one of the three), cheapest first, the rest of the case unchanged. Writes
 into DIR (default results/<case name>):
   refinement.csv    one row per finished run, rewritten after each run: level,
-                    refinement, contact_resolution, dofs, cells, h_contact, h_max,
-                    time_step, steps, wall_time, psi2, e_newton, normal_impulse,
-                    tangential_impulse, peak_normal_force, contact_duration,
-                    tangential_cor, spin_final, kinetic_energy_loss_fraction,
-                    status, energy_balance_error, degree, mpi_ranks, case,
-                    case_hash, directory, message
+                    refinement, contact_resolution, dofs, cells, h_contact_m,
+                    h_max_m, time_step_s, steps, wall_time_s, psi2, e_newton,
+                    normal_impulse_N_s, tangential_impulse_N_s,
+                    peak_normal_force_N, contact_duration_s, tangential_cor,
+                    spin_final_rad_per_s, kinetic_energy_loss_fraction, status,
+                    energy_balance_error, degree, mpi_ranks, case, case_hash,
+                    directory, message (each header with its SI unit)
   refinement.json   the runs, the references and, for each series (the runs along
                     one option, the others fixed) and quantity, the observed order
                     p = log((q1-q2)/(q2-q3))/log(r) from the last three runs (r the
@@ -175,8 +178,10 @@ One line per finished run (with an ETA), then the tables. A failed run is record
 (status failed) and the study goes on (exit status 1 at the end). Ctrl-C or
 SIGTERM stops after writing the finished rows (exit status 130); --resume reuses
 the rows of DIR/refinement.csv with the same case description (case_hash), level,
-refinement and resolution. --frames N: VTK frames per run (default 0).
-See docs/PAIR.md.
+refinement and resolution. --frames N: VTK frames per run (default 0). -q prints
+nothing but warnings and errors; -v adds, on standard error, the case as read with
+every default filled and its hash, the derived quantities, each stage's wall time
+and the files written with their sizes. See docs/PAIR.md.
 )";
 
 int command_refine(const std::vector<std::string>& arguments) {
@@ -200,12 +205,30 @@ int command_refine(const std::vector<std::string>& arguments) {
   options.resume = args.flag("--resume");
   const bool quiet = args.flag("--quiet");
   if (!quiet) options.report = print_progress;
+  Verbose verbose(args, "refine");
   const cases::Case c = cases::load_case(args.case_file());
+  verbose.resolved_case(c);
+  verbose.derived(c, cases::derive(c));
   options.directory = output_directory(args.option("-o"), c.name);
+  verbose.stage("read the case and the study's options");
 
   const MpiSession mpi;
   const bool root = mpi.root();
+  verbose.set_root(root);
   const studies::RefinementStudy study = studies::run_refinement_study(c, options);
+  if (verbose.on()) {
+    for (const auto& run : study.runs) {
+      char text[320];
+      std::snprintf(text, sizeof text,
+                    "run level %d, fem.refinement %d, resolution %g: %s%s, %.0f dofs, %.0f cells, "
+                    "%.0f steps, %.3f s",
+                    run.level, run.refinement, run.contact_resolution,
+                    run.status.empty() ? "not run" : run.status.c_str(),
+                    run.reused ? " (reused)" : "", run.dofs, run.cells, run.steps, run.wall_time);
+      verbose.say(text);
+    }
+  }
+  verbose.stage("the study's FEM runs and analysis");
   if (!root) return study.interrupted ? 130 : (study.failed > 0 ? 1 : 0);
   if (!quiet) {
     print_refinement_study(study);
@@ -222,6 +245,13 @@ int command_refine(const std::vector<std::string>& arguments) {
   if (!args.flag("--no-plots") &&
       studies::draw_refinement_plots(options.directory, c.name, print_warning) && !quiet)
     std::printf("  plots in %s/plots/refinement_*.png\n", options.directory.c_str());
+  verbose.stage("plots");
+  verbose.say("files written:");
+  verbose.file(options.directory + "/refinement.csv");
+  verbose.file(options.directory + "/refinement.json");
+  verbose.files(options.directory + "/refine");
+  if (!args.flag("--no-plots")) verbose.files(options.directory + "/plots");
+  verbose.total();
   if (study.failed > 0) {
     std::cerr << "rebound refine: " << study.failed << " of " << study.runs.size()
               << " FEM runs failed (see the status and message columns of " << options.directory

@@ -14,6 +14,7 @@
 
 #include "app/cli.h"
 #include "app/commands.h"
+#include "app/verbose.h"
 #include "cases/derived.h"
 #include "lumped/summary.h"
 #include "lumped/sweep.h"
@@ -60,7 +61,8 @@ lumped::SweepRange parse_range(const std::string& option, const std::string& tex
 
 const char* const kSweepUsage =
     R"(Usage: rebound sweep CASE (--psi1 | --incidence | --friction) START:STOP:COUNT
-                     [-o DIR] [--threads N] [-q|--quiet] [--no-plots] [--json]
+                     [-o DIR] [--threads N] [-q|--quiet | -v|--verbose]
+                     [--no-plots] [--json]
                      [--fem K [--level L] [--frames N] [--reference FILE]
                       [--resume]]
 
@@ -68,8 +70,11 @@ Runs the case's lumped model at COUNT evenly spaced values of one variable (the
 rest of the case unchanged: the normal speed is kept for --psi1, the approach
 speed for --incidence, the velocity for --friction) on all cores, writes
 DIR/sweep.csv (default DIR: results/<case name>; -o DIR, -o=DIR, --output DIR)
-and prints a table (--json: the rows as JSON on standard output instead). This
-redraws the Psi2-Psi1 figures of Lai (1999), ch. 5-6.
+and prints a table (--json: the rows as JSON on standard output instead; -q:
+nothing; -v: also, on standard error, the case as read with every default filled
+and its hash, the derived quantities, the values swept, each stage's wall time
+and the files written with their sizes). This redraws the Psi2-Psi1 figures of
+Lai (1999), ch. 5-6.
   --psi1        Maw's Psi1 (>= 0)
   --incidence   incidence angle in DEGREES, in [0, 90) (there is no radian
                 form of this option); sweep.csv's sweep_incidence_angle and
@@ -112,6 +117,7 @@ int command_sweep(const std::vector<std::string>& arguments) {
                         "--level", "--frames", "--reference"},
                        kSweepUsage);
   if (args.help()) return 0;
+  Verbose verbose(args, "sweep");
   const bool fem = args.option("--fem").has_value();
   if (!fem)
     for (const char* option : {"--level", "--frames", "--reference"})
@@ -156,6 +162,8 @@ int command_sweep(const std::vector<std::string>& arguments) {
   const int threads = args.integer("--threads", 1, 256)
                           .value_or(std::max(1, int(std::thread::hardware_concurrency())));
   const cases::Case base = cases::load_case(args.case_file());
+  verbose.resolved_case(base);
+  verbose.derived(base, cases::derive(base));
   // Validate both ends before running (bad ranges are bad input, exit 2).
   lumped::case_at(base, range.variable, range.start);
   lumped::case_at(base, range.variable, range.stop);
@@ -203,9 +211,18 @@ int command_sweep(const std::vector<std::string>& arguments) {
   const bool root = true;
 #endif
 
+  verbose.set_root(root);
+  verbose.say(format_number(range.count, "%.0f") + " values of " +
+              lumped::to_string(range.variable) + " from " + format_number(range.start, "%.10g") +
+              " to " + format_number(range.stop, "%.10g") + (degrees ? " rad" : "") + ", model " +
+              base.lumped.model + " (normal law " + base.lumped.normal_law + "), " +
+              std::to_string(threads) + " threads");
+  verbose.stage("read the case and checked the range");
   const auto rows = lumped::run_sweep(base, range, threads);
+  verbose.stage("lumped sweep solved");
   const std::string path = (std::filesystem::path(directory) / "sweep.csv").string();
   if (root) observables::write_file_atomically(path, lumped::sweep_csv(range, rows));
+  verbose.stage("sweep.csv written");
   int failures = 0;
   for (const auto& row : rows) failures += !row.error.empty();
   if (root && !quiet) {
@@ -261,6 +278,7 @@ int command_sweep(const std::vector<std::string>& arguments) {
   if (fem) {
     if (fem_options.count > 0) {
       const studies::FemSweepResult points = studies::run_fem_sweep(base, range, rows, fem_options);
+      verbose.stage("FEM runs at " + std::to_string(points.total) + " points");
       if (points.interrupted) {
         if (root)
           std::cerr << "rebound sweep: interrupted; " << points.finished << " of " << points.total
@@ -294,7 +312,17 @@ int command_sweep(const std::vector<std::string>& arguments) {
       std::fflush(stdout);
     }
     print_warning(studies::plot_warnings(plots, "sweep"));
+    verbose.stage(plots.drawn ? "plots drawn by " + plots.interpreter
+                              : "plots not drawn: " + plots.problem);
   }
+  verbose.say("files written:");
+  verbose.file(path);
+#if defined(REBOUND_HEAVY)
+  if (fem) verbose.file((std::filesystem::path(directory) / "sweep_fem.csv").string());
+#endif
+  if (!args.flag("--no-plots"))
+    verbose.files((std::filesystem::path(directory) / "plots").string());
+  verbose.total();
   return status;
 }
 

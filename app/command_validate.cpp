@@ -16,6 +16,7 @@
 
 #include "app/cli.h"
 #include "app/commands.h"
+#include "app/verbose.h"
 #if defined(REBOUND_HEAVY)
 #include "app/mpi_session.h"
 #include "studies/fem_run.h"
@@ -120,9 +121,11 @@ int command_validate(const std::vector<std::string>& arguments) {
       quick += spec.estimated_seconds_quick, full += spec.estimated_seconds_full;
     std::cout
         << "Usage: rebound validate [--quick | --full] [-o DIR] [--sections 1,2,...]\n"
-           "                        [--threads N] [--cases DIR] [--no-plots] [--quiet]\n\n"
+           "                        [--threads N] [--cases DIR] [--no-plots]\n"
+           "                        [-q|--quiet | -v|--verbose]\n\n"
            "Runs the validation checks (each a value against a reference with a stated\n"
-           "tolerance, or a \"compare\" row where the seeds give only figures), draws the plots\n"
+           "tolerance, or a \"compare\" row where the publications give only figures), draws\n"
+           "the plots\n"
            "with matplotlib (scripts/validation_plots.py; the first of $REBOUND_PYTHON,\n"
            "/usr/bin/python3 and python3 on PATH that has it) and writes\n"
            "  DIR/VALIDATION.md                      the report (default DIR: "
@@ -160,7 +163,10 @@ int command_validate(const std::vector<std::string>& arguments) {
                  "  --json FILE     only run the sections and write their rows and plot data to\n"
                  "                  FILE (no report, no plots): how another executable's\n"
                  "                  sections (rebound-fem's FEM halves) are handed over\n"
-                 "  --merge FILE    add the sections of a --json FILE to the report\n\n"
+                 "  --merge FILE    add the sections of a --json FILE to the report\n"
+                 "  -q, --quiet     print nothing but errors\n"
+                 "  -v, --verbose   also on standard error: the options, each section's rows\n"
+                 "                  and wall time, the files written with their sizes\n\n"
                  "Exit status: 0 every check passed; 1 a check failed (the report lists it), a\n"
                  "section could not run or the plots could not be drawn; 2 bad usage.\n";
     return 0;
@@ -169,6 +175,7 @@ int command_validate(const std::vector<std::string>& arguments) {
   if (args.flag("--quick") && args.flag("--full"))
     throw UsageError("--quick and --full exclude each other");
   const auto start = std::chrono::steady_clock::now();
+  Verbose verbose(args, "validate");
 
   validation::Options options;
   options.depth = args.flag("--full") ? validation::Depth::full : validation::Depth::quick;
@@ -205,6 +212,7 @@ int command_validate(const std::vector<std::string>& arguments) {
   // nothing is written (a half report must not replace docs/VALIDATION.md); exit 130.
   const studies::StudySignals signals;
 #endif
+  verbose.set_root(root);
   const bool quiet = args.flag("--quiet") || !root;
   if (!quiet) options.report = print_progress;
   const bool full = options.depth == validation::Depth::full;
@@ -218,6 +226,14 @@ int command_validate(const std::vector<std::string>& arguments) {
         full ? "full" : "quick", selected.size(), selected.size() == 1 ? "" : "s",
         studies::format_duration(estimate).c_str());
   std::fflush(stdout);
+  {
+    std::string ids;
+    for (const auto& spec : selected) ids += (ids.empty() ? "" : ",") + spec.id + spec.part;
+    verbose.say(std::string("depth ") + (full ? "full" : "quick") + ", sections " + ids + ", " +
+                std::to_string(options.threads) + " sweep threads, cases from " +
+                options.cases_directory + ", report into " + directory);
+  }
+  verbose.stage("options read");
 
   std::vector<validation::SectionResult> results;
   for (const auto& spec : selected) {
@@ -235,6 +251,8 @@ int command_validate(const std::vector<std::string>& arguments) {
       if (!r.error.empty()) std::printf("    did not run: %s\n", r.error.c_str());
       std::fflush(stdout);
     }
+    verbose.stage("section " + r.id + " (" + r.part + ", " + std::to_string(r.rows.size()) +
+                  " rows)");
   }
 
 #if defined(REBOUND_HEAVY)
@@ -253,6 +271,8 @@ int command_validate(const std::vector<std::string>& arguments) {
     nlohmann::json data = {{"sections", nlohmann::json::array()}};
     for (const auto& r : results) data["sections"].push_back(validation::to_json(r));
     observables::write_file_atomically(*path, data.dump() + "\n");
+    verbose.file(*path);
+    verbose.total();
     return validation::count(results).failed > 0 ? 1 : 0;
   }
   if (const auto path = args.option("--merge")) {
@@ -326,6 +346,14 @@ int command_validate(const std::vector<std::string>& arguments) {
     std::printf("written: %s, %s/*.png\n", report_path.c_str(), image_directory.c_str());
   }
   if (plots_failed) std::fprintf(stderr, "rebound validate: %s\n", context.plot_problem.c_str());
+  verbose.say(args.flag("--no-plots")
+                  ? std::string("plots: not redrawn (--no-plots)")
+                  : "plots: " + format_number(context.plot_seconds, "%.1f") + " s" +
+                        (context.plot_problem.empty() ? "" : " (" + context.plot_problem + ")"));
+  verbose.say("files written:");
+  verbose.file(report_path);
+  verbose.files(image_directory.string());
+  verbose.total();
   return total.failed > 0 || plots_failed ? 1 : 0;
 }
 

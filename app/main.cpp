@@ -73,7 +73,12 @@ void print_help(std::ostream& out) {
   }
   out << "\nOptions:\n"
          "  --help      show this help\n"
-         "  --version   print the version and the git commit it was built from\n\n"
+         "  --version   print the version and the git commit it was built from\n"
+         "Every command also takes:\n"
+         "  -q, --quiet     print nothing but warnings and errors\n"
+         "  -v, --verbose   also print, on standard error, the case as read (defaults filled)\n"
+         "                  and its hash, the derived quantities, each stage's wall time and\n"
+         "                  the files written with their sizes (not together with -q)\n\n"
          "Case files are JSON with // comments (see cases/README.md; `rebound init` writes one).\n"
          "Outputs go to results/<case name>/ unless -o DIR (--output DIR) is given.\n"
          "Exit status: 0 ok, 2 bad input, 1 run failure, 130 interrupted.\n";

@@ -8,6 +8,7 @@
 
 #include "cases/derived.h"
 #include "lumped/summary.h"
+#include "observables/units.h"
 
 namespace rebound::lumped {
 
@@ -102,8 +103,8 @@ std::vector<SweepPoint> run_sweep(const cases::Case& base, SweepVariable variabl
 
 std::string sweep_csv(const SweepRange& range, const std::vector<SweepPoint>& rows) {
   const auto& keys = observables::summary_scalar_keys();
-  std::string out = std::string("sweep_") + to_string(range.variable);
-  for (const auto& key : keys) out += "," + key;
+  std::string out = observables::csv_column(std::string("sweep_") + to_string(range.variable));
+  for (const auto& key : keys) out += "," + observables::csv_column(key);
   out += ",phases,error\n";
   char cell[64];
   for (const SweepPoint& row : rows) {

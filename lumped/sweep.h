@@ -45,7 +45,8 @@ std::vector<SweepPoint> run_sweep(const cases::Case& base, const SweepRange& ran
 std::vector<SweepPoint> run_sweep(const cases::Case& base, SweepVariable variable,
                                   const std::vector<double>& values, int threads);
 
-// sweep.csv: the swept value then summary_scalar_keys(), phases, error.
+// sweep.csv: the swept value then summary_scalar_keys(), phases, error; the header names carry
+// their units (observables::csv_column: sweep_incidence_angle_rad, spin_final_rad_per_s, ...).
 std::string sweep_csv(const SweepRange& range, const std::vector<SweepPoint>& rows);
 
 const char* to_string(SweepVariable variable);

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "observables/files.h"
+#include "observables/units.h"
 
 namespace rebound::observables {
 
@@ -27,7 +28,7 @@ void History::add_labels(const std::string& name, std::vector<std::string> data)
 std::string to_csv(const History& history, std::size_t max_rows) {
   std::string out;
   for (std::size_t k = 0; k < history.columns.size(); ++k)
-    out += (k ? "," : "") + history.columns[k];
+    out += (k ? "," : "") + csv_column(history.columns[k]);
   out += "\n";
   const std::size_t rows = history.rows();
   const std::size_t stride = max_rows > 0 && rows > max_rows ? (rows + max_rows - 1) / max_rows : 1;
@@ -74,7 +75,8 @@ History read_history_csv(const std::string& path) {
   if (!std::getline(in, line)) throw FileError(path + " is empty");
   {
     std::stringstream header(line);
-    for (std::string name; std::getline(header, name, ',');) table.columns.push_back(name);
+    for (std::string name; std::getline(header, name, ',');)
+      table.columns.push_back(plain_column(name));
   }
   for (const auto& name : table.columns) table.values[name];
   while (std::getline(in, line)) {

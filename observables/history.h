@@ -72,12 +72,16 @@ History contact_point_history(const std::vector<Row>& rows) {
   return h;
 }
 
-// history.csv: a header row, then one row per sample; reals as %.10e. With max_rows > 0 a longer
-// history is decimated to every k-th row (the last row always kept).
+// history.csv: a header row (each column's name with its unit, csv_column() of
+// observables/units.h: time_s, normal_force_N, ...), then one row per sample; reals as %.10e.
+// With max_rows > 0 a longer history is decimated to every k-th row (the last row always kept).
+// Throws std::logic_error for a column without an entry in the table of units.
 std::string to_csv(const History& history, std::size_t max_rows = 0);
 
-// Reads a CSV with a header row; cells that are not numbers read as NaN (text columns are kept
-// as numeric NaN columns too). Throws FileError when the file cannot be read or is empty.
+// Reads a CSV with a header row into columns named without their units (plain_column(): time_s
+// reads as time; other headers as they are); cells that are not numbers read as NaN (text
+// columns are kept as numeric NaN columns too). Throws FileError when the file cannot be read or
+// is empty.
 History read_history_csv(const std::string& path);
 
 // Linear interpolation of y(x) over an increasing x at x0 (NaN outside [x.front(), x.back()]).

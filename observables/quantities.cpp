@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "cases/case.h"
+#include "observables/units.h"
 
 namespace rebound::observables {
 
@@ -111,31 +112,16 @@ Eigen::Vector2d vector(const nlohmann::json& j, const std::string& key) {
 }  // namespace
 
 const nlohmann::json& summary_units() {
-  static const nlohmann::json units = {
-      {"psi1", "1"},
-      {"psi2", "1"},
-      {"incidence_angle", "rad"},
-      {"rebound_angle", "rad"},
-      {"e_newton", "1"},
-      {"e_poisson", "1"},
-      {"e_stronge", "1"},
-      {"tangential_cor", "1"},
-      {"spin_final", "rad/s"},
-      {"normal_impulse", "N s"},
-      {"tangential_impulse", "N s"},
-      {"contact_duration", "s"},
-      {"peak_normal_force", "N"},
-      {"kinetic_energy_loss", "J"},
-      {"kinetic_energy_loss_fraction", "1"},
-      {"lambda", "1"},
-      {"theta", "rad"},
-      {"center_velocity_initial", "m/s"},
-      {"center_velocity_final", "m/s"},
-      {"contact_point_velocity_initial", "m/s"},
-      {"contact_point_velocity_final", "m/s"},
-      {"spin_initial", "rad/s"},
-      {"kinetic_energy_initial", "J"},
-      {"effective_mass", "kg"}};
+  // From the one table of units (observables/units.h), which also names the CSV columns.
+  static const nlohmann::json units = [] {
+    nlohmann::json j = nlohmann::json::object();
+    for (const auto& key : summary_scalar_keys()) j[key] = unit_of(key);
+    for (const char* key : {"center_velocity_initial", "center_velocity_final",
+                            "contact_point_velocity_initial", "contact_point_velocity_final",
+                            "spin_initial", "kinetic_energy_initial", "effective_mass"})
+      j[key] = unit_of(key);
+    return j;
+  }();
   return units;
 }
 

@@ -21,6 +21,7 @@
 #include "lumped/sweep.h"
 #include "observables/history.h"
 #include "observables/quantities.h"
+#include "observables/units.h"
 #include "rebound/version.h"
 
 namespace py = pybind11;
@@ -132,15 +133,17 @@ py::array_t<double> to_numpy(const std::vector<double>& values) {
   return array;
 }
 
-// History columns in file order: numbers as float64 arrays, labels (the mode) as str arrays.
+// History columns in file order, named as history.csv's header (with their units: time_s,
+// normal_force_N, ...): numbers as float64 arrays, labels (the mode) as str arrays.
 py::dict history_dict(const observables::History& history) {
   const py::object asarray = py::module_::import("numpy").attr("asarray");
   py::dict out;
   for (const std::string& name : history.columns) {
+    const py::str key(observables::csv_column(name));
     if (history.values.count(name))
-      out[py::str(name)] = to_numpy(history.values.at(name));
+      out[key] = to_numpy(history.values.at(name));
     else if (history.labels.count(name))
-      out[py::str(name)] = asarray(py::cast(history.labels.at(name)), py::str("U"));
+      out[key] = asarray(py::cast(history.labels.at(name)), py::str("U"));
   }
   return out;
 }
@@ -169,8 +172,9 @@ lumped::SweepVariable sweep_variable(const std::string& name) {
                         "'; expected psi1, incidence_angle or friction");
 }
 
-// One model's sweep: the columns of sweep.csv (the swept value, summary_scalar_keys(), phases,
-// error) as float64 arrays (NaN where sweep.csv has an empty cell) and lists of str.
+// One model's sweep: the columns of sweep.csv, named as its header (the swept value,
+// summary_scalar_keys() with their units, phases, error) as float64 arrays (NaN where sweep.csv
+// has an empty cell) and lists of str.
 py::dict run_sweep(const py::object& what, const std::string& variable_name,
                    const py::array_t<double, py::array::c_style | py::array::forcecast>& given,
                    int threads) {
@@ -210,8 +214,10 @@ py::dict run_sweep(const py::object& what, const std::string& variable_name,
     phases[static_cast<std::size_t>(i)] = py::str(row.phases);
     errors[static_cast<std::size_t>(i)] = py::str(row.error);
   }
-  out[py::str(std::string("sweep_") + lumped::to_string(variable))] = swept;
-  for (std::size_t k = 0; k < keys.size(); ++k) out[py::str(keys[k])] = columns[k];
+  out[py::str(observables::csv_column(std::string("sweep_") + lumped::to_string(variable)))] =
+      swept;
+  for (std::size_t k = 0; k < keys.size(); ++k)
+    out[py::str(observables::csv_column(keys[k]))] = columns[k];
   out["phases"] = phases;
   out["error"] = errors;
   return out;
@@ -244,6 +250,16 @@ PYBIND11_MODULE(_rebound, m) {
       PyExc_ValueError, nullptr);
   if (case_error == nullptr) throw py::error_already_set();
   m.add_object("CaseError", py::handle(case_error));
+  // rebound.SolveError(RuntimeError): a lumped solve that failed (the integrator gave up, or the
+  // result is not physical): what `rebound lumped` reports with exit status 1.
+  static PyObject* const solve_error = PyErr_NewExceptionWithDoc(
+      "rebound.SolveError",
+      "A lumped solve that failed: the integrator gave up or the result is not physical. "
+      "str(error) names the case file, the cause and the inputs that decided the solve (model, "
+      "lambda, theta, friction, incidence), with a hint when lambda is close to 1.",
+      PyExc_RuntimeError, nullptr);
+  if (solve_error == nullptr) throw py::error_already_set();
+  m.add_object("SolveError", py::handle(solve_error));
   py::register_exception_translator([](std::exception_ptr thrown) {
     try {
       if (thrown) std::rethrow_exception(thrown);
@@ -253,6 +269,8 @@ PYBIND11_MODULE(_rebound, m) {
       instance.attr("file") = error.file();
       instance.attr("key") = error.key();
       PyErr_SetObject(case_error, instance.ptr());
+    } catch (const lumped::SolveError& error) {
+      PyErr_SetString(solve_error, error.what());
     }
   });
 
@@ -321,6 +339,25 @@ PYBIND11_MODULE(_rebound, m) {
         "summary.json of `rebound lumped` as a dict, plus 'history': history.csv's columns.");
   m.def("sweep", &run_sweep, py::arg("case"), py::arg("variable"), py::arg("values"),
         py::arg("threads") = 0, "One model's sweep: sweep.csv's columns (use rebound.sweep).");
+  m.def(
+      "units",
+      [] {
+        py::dict out;
+        for (const auto& [name, unit] : observables::unit_table()) out[py::str(name)] = unit;
+        return out;
+      },
+      "The unit of every output quantity and column: '1' dimensionless, '' text.");
+  m.def(
+      "csv_column",
+      [](const std::string& name) {
+        if (!observables::has_unit(name))
+          throw py::key_error("'" + name +
+                              "' is not an output quantity of rebound (see rebound.units())");
+        return observables::csv_column(name);
+      },
+      py::arg("name"),
+      "The CSV column (and result key) of a quantity: its name with its unit, e.g. "
+      "normal_force -> normal_force_N.");
   m.def(
       "sweep_values", &sweep_values, py::arg("start"), py::arg("stop"), py::arg("count"),
       "The values of `rebound sweep --psi1 START:STOP:COUNT`, as the command line computes them.");

@@ -278,7 +278,9 @@ def main(argv):
     layout.SplitHorizontal(0, 0.55)
     layout.AssignView(2, chart)
     # Normal force blue, tangential red; lumped solid, FEM dashed.
-    colours = {"normal_force": ["0.12", "0.35", "0.75"], "tangential_force": ["0.85", "0.2", "0.1"]}
+    # history.csv's headers carry the units (time_s, normal_force_N, ...).
+    normal, tangential = "normal_force_N", "tangential_force_N"
+    colours = {normal: ["0.12", "0.35", "0.75"], tangential: ["0.85", "0.2", "0.1"]}
     for name, label, style in (("lumped", "lumped", "1"), ("fem", "FEM", "2")):
         csv = path(name, "history.csv")
         if not csv:
@@ -286,13 +288,13 @@ def main(argv):
         table = CSVReader(registrationName=label + " history", FileName=[csv])
         display = Show(table, chart)
         display.UseIndexForXAxis = 0
-        display.XArrayName = "time"
-        display.SeriesVisibility = ["normal_force", "tangential_force"]
-        display.SeriesLabel = ["normal_force", label + " normal force [N]",
-                               "tangential_force", label + " tangential force [N]"]
+        display.XArrayName = "time_s"
+        display.SeriesVisibility = [normal, tangential]
+        display.SeriesLabel = [normal, label + " normal force [N]",
+                               tangential, label + " tangential force [N]"]
         display.SeriesColor = [x for column in colours for x in [column] + colours[column]]
-        display.SeriesLineStyle = ["normal_force", style, "tangential_force", style]
-        display.SeriesLineThickness = ["normal_force", "2", "tangential_force", "2"]
+        display.SeriesLineStyle = [normal, style, tangential, style]
+        display.SeriesLineThickness = [normal, "2", tangential, "2"]
     chart.LeftAxisTitle = "contact force [N]"
     chart.BottomAxisTitle = "time [s]"
     Render(render)

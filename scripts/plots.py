@@ -8,7 +8,7 @@ $REBOUND_PYTHON, /usr/bin/python3 and the python3 on PATH that has matplotlib (R
 Exit status 3 when this interpreter has no (working) matplotlib: the caller then tries the next.
 
 Reads DIR/lumped/history.csv and, when present, DIR/fem/history.csv (the common columns of both
-solvers) and writes into DIR/plots/:
+solvers; their headers carry the units: time_s, normal_force_N, ...) and writes into DIR/plots/:
   normal_force.png        normal contact force vs time          (as Lai 1999, Figs. 5.4, 6.19)
   tangential_force.png    tangential contact force vs time      (as Lai 1999, Fig. 6.20)
   impulse_path.png        normal vs tangential impulse          (as Lai 1999, Fig. 6.18)
@@ -169,7 +169,7 @@ def lumped_plots(directory, title):
         modes = [row.get("mode", "") for row in csv.DictReader(f)]
     out = os.path.join(directory, "plots")
     os.makedirs(out, exist_ok=True)
-    time = [1e3 * t for t in table["time"]]
+    time = [1e3 * t for t in table["time_s"]]
     sticks = stick_intervals(time, modes)
     written = []
 
@@ -186,13 +186,14 @@ def lumped_plots(directory, title):
         save(fig, ax, os.path.join(out, name), title, written)
 
     figure("forces.png", "contact force [N]",
-           [("normal_force", "normal force", "-"), ("tangential_force", "tangential force", "-")])
+           [("normal_force_N", "normal force", "-"),
+            ("tangential_force_N", "tangential force", "-")])
     figure("impulses.png", "impulse [N s]",
-           [("normal_impulse", "normal impulse", "-"),
-            ("tangential_impulse", "tangential impulse", "-")])
+           [("normal_impulse_N_s", "normal impulse", "-"),
+            ("tangential_impulse_N_s", "tangential impulse", "-")])
     figure("velocity_of_P.png", "rigid-body velocity of the contact point P [m/s]",
-           [("normal_velocity", "normal velocity of P", "-"),
-            ("tangential_velocity", "tangential velocity of P", "-")])
+           [("normal_velocity_m_per_s", "normal velocity of P", "-"),
+            ("tangential_velocity_m_per_s", "tangential velocity of P", "-")])
     if finite(table.get("stick_fraction", [])):
         figure("stick_fraction.png", "stick fraction (sticking part of the contact) [-]",
                [("stick_fraction", "stick fraction", "-")])
@@ -256,9 +257,13 @@ def restitution_plot(lumped, fem, status, out, title):
     """e_vs_<variable>.png: the coefficients of restitution vs the swept variable of sweep.csv
     (its sweep_<variable> column; the incidence angle drawn in degrees), with the completed FEM
     runs of sweep_fem.csv (fem, and its status column) as points."""
-    variable = next((k[len("sweep_"):] for k in lumped if k.startswith("sweep_")), None)
-    if variable is None:
+    swept = next((k for k in lumped if k.startswith("sweep_")), None)
+    if swept is None:
         return None
+    # sweep_psi1, sweep_friction, sweep_incidence_angle_rad (the headers carry their unit).
+    variable = swept[len("sweep_"):]
+    if variable.endswith("_rad"):
+        variable = variable[:-len("_rad")]
     degrees = variable == "incidence_angle"
     scale = 180.0 / 3.141592653589793 if degrees else 1.0
     fig, ax = plt.subplots(figsize=(6.4, 4.2), dpi=110)
@@ -269,13 +274,13 @@ def restitution_plot(lumped, fem, status, out, title):
     for column, label, colour in columns:
         if column not in lumped:
             continue
-        pairs = sorted((scale * x, y) for x, y in zip(lumped["sweep_" + variable], lumped[column])
+        pairs = sorted((scale * x, y) for x, y in zip(lumped[swept], lumped[column])
                        if finite([x, y]) == [x, y])
         if pairs:
             ax.plot([p[0] for p in pairs], [p[1] for p in pairs], "-", color=colour,
                     linewidth=1.6, label=label)
-        if fem is not None and column in fem and ("sweep_" + variable) in fem:
-            points = [(scale * x, y) for x, y, s in zip(fem["sweep_" + variable], fem[column], status)
+        if fem is not None and column in fem and swept in fem:
+            points = [(scale * x, y) for x, y, s in zip(fem[swept], fem[column], status)
                       if s == "completed" and finite([x, y]) == [x, y]]
             if points:
                 ax.plot([p[0] for p in points], [p[1] for p in points], "o", color=colour,
@@ -348,25 +353,27 @@ def main():
         return [1e3 * v for v in t]
 
     for column, name, ylabel in (
-        ("normal_force", "normal_force.png", "normal force [N]"),
-        ("tangential_force", "tangential_force.png", "tangential force [N]"),
-        ("tangential_velocity", "tangential_velocity.png", "tangential velocity of P [m/s]"),
+        ("normal_force_N", "normal_force.png", "normal force [N]"),
+        ("tangential_force_N", "tangential_force.png", "tangential force [N]"),
+        ("tangential_velocity_m_per_s", "tangential_velocity.png",
+         "tangential velocity of P [m/s]"),
     ):
         figure(name, "time [ms]", ylabel,
-               [(label, style, ms(t["time"]), t.get(column)) for label, style, t in solutions.values()])
+               [(label, style, ms(t["time_s"]), t.get(column))
+                for label, style, t in solutions.values()])
     figure("impulse_path.png", "tangential impulse [N s]", "normal impulse [N s]",
-           [(label, style, t.get("tangential_impulse"), t.get("normal_impulse"))
+           [(label, style, t.get("tangential_impulse_N_s"), t.get("normal_impulse_N_s"))
             for label, style, t in solutions.values()])
     if "fem" in solutions:
         fem = solutions["fem"][2]
         series = []
-        for column, label in (("rigid_kinetic_energy", "rigid-body kinetic"),
-                              ("vibration_kinetic_energy", "vibration kinetic"),
-                              ("internal_energy", "internal (strain)"),
-                              ("frictional_dissipation", "frictional dissipation"),
-                              ("total_energy", "total")):
+        for column, label in (("rigid_kinetic_energy_J", "rigid-body kinetic"),
+                              ("vibration_kinetic_energy_J", "vibration kinetic"),
+                              ("internal_energy_J", "internal (strain)"),
+                              ("frictional_dissipation_J", "frictional dissipation"),
+                              ("total_energy_J", "total")):
             if column in fem:
-                series.append((label, "-", ms(fem["time"]), fem[column]))
+                series.append((label, "-", ms(fem["time_s"]), fem[column]))
         figure("energy_budget.png", "time [ms]", "energy [J]", series)
     for path in written:
         print(path)

@@ -1,5 +1,7 @@
 #include "studies/lumped_run.h"
 
+#include <chrono>
+
 #include "lumped/summary.h"
 #include "observables/files.h"
 #include "observables/output_folder.h"
@@ -20,6 +22,13 @@ LumpedSolution solve_lumped_into(const cases::Case& c, const cases::Derived& d,
   // a manifest at the end (also when the solve fails).
   observables::OutputFolder folder(directory, lumped_output_patterns(),
                                    "rebound lumped solve of " + c.name + " (" + c.source + ")");
+  auto mark = std::chrono::steady_clock::now();
+  std::vector<std::pair<std::string, double>> stages;
+  const auto stage = [&](const char* name) {
+    const auto now = std::chrono::steady_clock::now();
+    stages.emplace_back(name, std::chrono::duration<double>(now - mark).count());
+    mark = now;
+  };
   lumped::Outcome outcome;
   try {
     outcome = lumped::solve(c, d);
@@ -27,6 +36,7 @@ LumpedSolution solve_lumped_into(const cases::Case& c, const cases::Derived& d,
     folder.finish("failed");
     throw;
   }
+  stage("solve");
   LumpedSolution run;
   run.derived = d;
   run.summary = lumped::summary(c, d, outcome);
@@ -35,10 +45,13 @@ LumpedSolution solve_lumped_into(const cases::Case& c, const cases::Derived& d,
   observables::write_file_atomically(directory + "/summary.json",
                                      observables::to_json(run.summary).dump(2) + "\n");
   if (frames > 0) observables::write_rigid_body_frames(directory, c, d, run.history, frames);
+  stage("write");
   // A rigid-body law has an empty history (an instantaneous impulse): nothing to plot.
   run.plots_requested = plots && run.history.rows() > 0;
   if (run.plots_requested)
     run.plots = run_python_plots("plots.py", {directory, "--mode", "lumped", "--title", c.name});
+  if (run.plots_requested) stage("plots");
+  run.stage_seconds = std::move(stages);
   folder.finish(run.summary.status);
   return run;
 }

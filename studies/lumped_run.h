@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cases/case.h"
@@ -19,6 +20,8 @@ struct LumpedSolution {
   observables::History history;
   bool plots_requested = false;
   PlotOutcome plots;  // when requested: drawn or not, the files, the interpreter, the problem
+  // Wall seconds of the stages, in order: "solve", "write" (summary, history, frames), "plots".
+  std::vector<std::pair<std::string, double>> stage_seconds;
 };
 
 // The names a lumped solve writes into its folder (observables::OutputFolder patterns).

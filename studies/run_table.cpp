@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "cases/resolved.h"
+#include "observables/units.h"
 #include "studies/errors.h"
 
 namespace rebound::studies {
@@ -33,7 +34,8 @@ TextTable read_text_csv(const std::string& path) {
   std::string line;
   if (!std::getline(in, line)) return table;
   std::stringstream header(line);
-  for (std::string name; std::getline(header, name, ',');) table.columns.push_back(name);
+  for (std::string name; std::getline(header, name, ',');)
+    table.columns.push_back(observables::plain_column(name));
   while (std::getline(in, line)) {
     if (line.empty()) continue;
     TableRow row;
@@ -50,7 +52,8 @@ TextTable read_text_csv(const std::string& path) {
 
 std::string text_csv(const TextTable& table) {
   std::string out;
-  for (std::size_t k = 0; k < table.columns.size(); ++k) out += (k ? "," : "") + table.columns[k];
+  for (std::size_t k = 0; k < table.columns.size(); ++k)
+    out += (k ? "," : "") + observables::csv_column(table.columns[k]);
   out += "\n";
   for (const auto& row : table.rows) {
     for (std::size_t k = 0; k < table.columns.size(); ++k) {

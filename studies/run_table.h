@@ -14,7 +14,9 @@ namespace rebound::studies {
 
 using TableRow = std::map<std::string, std::string>;
 
-// A CSV of text cells with a header row (no quoting: cells never hold commas or newlines).
+// A CSV of text cells with a header row (no quoting: cells never hold commas or newlines). In
+// memory the columns have their plain names; the file's header carries the units
+// (observables::csv_column: h_contact_m, wall_time_s, ...), removed again when it is read.
 struct TextTable {
   std::vector<std::string> columns;
   std::vector<TableRow> rows;

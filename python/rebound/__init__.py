@@ -3,11 +3,12 @@
 The functions call the same C++ libraries as the `rebound` command line, so they give the same
 numbers: ``lumped`` returns what ``rebound lumped`` writes to summary.json (plus history.csv's
 columns), ``sweep`` the columns of ``rebound sweep``'s sweep.csv, on all cores. SI units, angles
-in radians.
+in radians; tables (history, sweep) are keyed by the CSV headers, which carry the unit of each
+column: ``time_s``, ``normal_force_N``, ``spin_final_rad_per_s`` (``csv_column``, ``UNITS``).
 
     import rebound
     case = rebound.load_case("cases/sphere-lai-psi2.json")
-    result = rebound.lumped(case)            # dict: summary keys + "history"
+    result = rebound.lumped(case)            # dict: summary keys + "history" (time_s, ...)
     table = rebound.sweep(case, psi1="0:8:81", models=["lai", "mdr"])
     run = rebound.read_results("results/sphere-lai-psi2")
 """
@@ -17,12 +18,15 @@ import math
 import numpy as np
 
 from . import _rebound
-from ._rebound import Case, CaseError
+from ._rebound import Case, CaseError, SolveError
 from .results import read_csv, read_results, read_run
 
 __all__ = [
     "Case",
     "CaseError",
+    "SolveError",
+    "UNITS",
+    "csv_column",
     "load_case",
     "lumped",
     "sweep",
@@ -34,6 +38,18 @@ __all__ = [
 ]
 
 __version__ = _rebound.__version__
+
+# The unit of every output quantity and CSV column ("1": dimensionless, "": text), from the same
+# table as summary.json's "units" and the CSV headers (observables/units.h).
+UNITS = _rebound.units()
+
+
+def csv_column(name):
+    """The CSV header (and key of the history and sweep tables) of a quantity: its name, "_" and
+    its unit, e.g. ``normal_force`` -> ``normal_force_N``, ``spin_final`` ->
+    ``spin_final_rad_per_s``; dimensionless quantities keep their name (``psi2``). KeyError for an
+    unknown name."""
+    return _rebound.csv_column(name)
 
 # Keyword of rebound.sweep -> (variable of the C++ sweep, factor to its unit).
 SWEEP_VARIABLES = {
@@ -58,8 +74,13 @@ def lumped(case, history=True):
 
     ``case``: a Case, or anything :func:`load_case` accepts. Returns a dict with the keys of
     ``DIR/lumped/summary.json`` (SI; None where the file has null) and, unless
-    ``history=False``, ``"history"``: a dict of numpy arrays, one per history.csv column (the
-    ``mode`` column as strings), at full double precision. The solve runs without the GIL.
+    ``history=False``, ``"history"``: a dict of numpy arrays, one per history.csv column and
+    named as its header (``time_s``, ``normal_force_N``, ...; the ``mode`` column as strings), at
+    full double precision. The solve runs without the GIL.
+
+    Raises :class:`CaseError` (a ValueError) for a bad case and :class:`SolveError` (a
+    RuntimeError) when the solve fails (the integrator gave up, or the result is not physical),
+    as ``rebound lumped`` exits with status 2 and 1.
     """
     return _rebound.lumped(case, bool(history))
 
@@ -97,9 +118,11 @@ def sweep(case, *, psi1=None, incidence=None, incidence_deg=None, friction=None,
     all cores). Every point is solved exactly as by the serial solver.
 
     Returns a pandas DataFrame (if pandas imports and ``as_frame`` is not False) or a dict of
-    numpy arrays: ``model``, then sweep.csv's columns: ``sweep_<variable>`` (rad for the
-    incidence), the summary scalars (psi1, psi2, ..., NaN where undefined or failed), ``phases``
-    and ``error`` (empty unless that point failed).
+    numpy arrays: ``model``, then sweep.csv's columns, named as its header: ``sweep_psi1``,
+    ``sweep_incidence_angle_rad`` or ``sweep_friction``, the summary scalars with their units
+    (psi1, psi2, incidence_angle_rad, ..., e_newton, ..., spin_final_rad_per_s,
+    normal_impulse_N_s, ...; NaN where undefined or failed), ``phases`` and ``error`` (empty
+    unless that point failed).
     """
     given = {key: value for key, value in (("psi1", psi1), ("incidence", incidence),
                                            ("incidence_deg", incidence_deg),

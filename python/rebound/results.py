@@ -2,10 +2,12 @@
 
 A run folder (``rebound lumped`` -> ``DIR/lumped/``, ``rebound fem`` -> ``DIR/fem/``, and the
 ``lumped/``, ``lumped-exact/``, ``fem/`` of ``rebound pair``, ``sweep_fem/<variable>_<value>/``)
-holds summary.json, history.csv and a ParaView .pvd (rigid_body.pvd for the lumped models,
-solution.pvd for the FEM). A case folder ``DIR`` holds the run folders and, after ``rebound
-pair``, comparison.json, report.md, plots/*.png and view.py; after ``rebound sweep`` sweep.csv
-(and sweep_fem.csv with --fem), after ``rebound refine`` refinement.csv.
+holds summary.json, history.csv, a ParaView .pvd (rigid_body.pvd for the lumped models,
+solution.pvd for the FEM) and, for ``rebound lumped``, plots/*.png. A case folder ``DIR`` holds
+the run folders and, after ``rebound pair``, comparison.json, report.md, plots/*.png and view.py;
+after ``rebound sweep`` sweep.csv and plots/*.png (and sweep_fem.csv with --fem), after ``rebound
+refine`` refinement.csv. The CSV headers carry the unit of each column (``time_s``,
+``normal_force_N``; dimensionless ones as ``psi2``), and so do the keys of the tables read here.
 """
 
 import csv
@@ -53,8 +55,12 @@ def read_run(folder):
     ``path``     the folder;
     ``kind``     "lumped" or "fem" (from the summary's ``solver``: ``lumped:<model>`` or ``fem``);
     ``summary``  summary.json as a dict (SI; None where the file has null);
-    ``history``  history.csv as a dict of numpy arrays (None when the file is absent);
-    ``pvd``      the ParaView collection (rigid_body.pvd or solution.pvd), or None.
+    ``history``  history.csv as a dict of numpy arrays keyed by its header (``time_s``,
+                 ``normal_force_N``, ...; None when the file is absent);
+    ``pvd``      the ParaView collection (rigid_body.pvd or solution.pvd), or None;
+    ``plots``    the PNG plots the run drew (its plots/*.png, sorted; ``rebound lumped`` draws
+                 forces.png, impulses.png, velocity_of_P.png and, for mdr and halfspace,
+                 stick_fraction.png), [] when there are none.
     """
     folder = os.fspath(folder)
     summary_path = os.path.join(folder, "summary.json")
@@ -73,6 +79,7 @@ def read_run(folder):
         "summary": summary,
         "history": read_csv(history_path) if os.path.isfile(history_path) else None,
         "pvd": pvd,
+        "plots": sorted(glob.glob(os.path.join(folder, "plots", "*.png"))),
     }
 
 
@@ -84,9 +91,10 @@ def read_results(folder):
     subfolder, named as the folder (``lumped``, ``fem``, ``lumped-exact``, ...), each a
     :func:`read_run` dict; ``comparison`` (comparison.json as a dict, None when absent);
     ``report`` (report.md's text or None); ``sweep``, ``sweep_fem``, ``refinement`` (the CSV
-    tables as dicts of numpy arrays, when present); ``plots`` (the PNG paths under plots/);
-    ``view`` (the ParaView state view.py, or None). Raises FileNotFoundError when the folder
-    holds none of these.
+    tables as dicts of numpy arrays, when present); ``plots`` (the PNG paths under the folder's
+    plots/: those of ``rebound pair`` and ``rebound sweep``; a run's own, such as
+    ``lumped/plots/*.png``, are in its entry's ``plots``); ``view`` (the ParaView state view.py,
+    or None). Raises FileNotFoundError when the folder holds none of these.
     """
     folder = os.fspath(folder)
     if not os.path.isdir(folder):

@@ -158,9 +158,11 @@ TEST(Cli, LumpedWritesDocumentedOutputs) {
                                          "theta",
                                          "stick_slip_phases"};
   const std::string header =
-      "time,normal_force,tangential_force,normal_impulse,tangential_impulse,normal_velocity,"
-      "tangential_velocity,normal_displacement,tangential_displacement,kinetic_energy,"
-      "tangential_spring_extension,mode,dissipation";
+      "time_s,normal_force_N,tangential_force_N,normal_impulse_N_s,tangential_impulse_N_s,"
+      "normal_velocity_m_per_s,tangential_velocity_m_per_s,normal_displacement_m,"
+      "tangential_displacement_m,kinetic_energy_J,tangential_spring_extension_m,mode,"
+      "dissipation_J,gamma_t,gamma_n,delta_t,delta_n,epsilon,tau,center_velocity_t_m_per_s,"
+      "center_velocity_n_m_per_s,spin_rad_per_s,stick_fraction";
   for (const auto& entry : fs::directory_iterator(kCases)) {
     if (entry.path().extension() != ".json" || entry.path().filename() == "case.schema.json")
       continue;
@@ -211,7 +213,11 @@ TEST(Cli, SweepWritesOneRowPerPoint) {
   std::ifstream csv(dir / "sweep.csv");
   std::string header, line, last;
   std::getline(csv, header);
-  EXPECT_EQ(header.rfind("sweep_psi1,psi1,psi2,", 0), 0u) << header;
+  EXPECT_EQ(header,
+            "sweep_psi1,psi1,psi2,incidence_angle_rad,rebound_angle_rad,e_newton,e_poisson,"
+            "e_stronge,tangential_cor,spin_final_rad_per_s,normal_impulse_N_s,"
+            "tangential_impulse_N_s,contact_duration_s,peak_normal_force_N,kinetic_energy_loss_J,"
+            "kinetic_energy_loss_fraction,lambda,theta_rad,phases,error");
   int rows = 0;
   while (std::getline(csv, line)) ++rows, last = line;
   EXPECT_EQ(rows, 17);
@@ -230,8 +236,9 @@ TEST(Cli, SweepWritesOneRowPerPoint) {
 // separation: zero force), and the rigid velocity field.
 TEST(Cli, LumpedFramesOpenInVtk) {
   const fs::path dir = scratch("vtk");
-  ASSERT_EQ(run("lumped " + kCases + "sphere-lai-psi2.json --quiet --no-plots -o " + dir.string()).status,
-            0);
+  ASSERT_EQ(
+      run("lumped " + kCases + "sphere-lai-psi2.json --quiet --no-plots -o " + dir.string()).status,
+      0);
   std::ifstream pvd(dir / "lumped" / "rigid_body.pvd");
   std::stringstream text;
   text << pvd.rdbuf();
@@ -302,9 +309,8 @@ TEST(Cli, OutputOptionSpellings) {
   int index = 0;
   for (const std::string spelling : {"-o ", "-o=", "--output ", "--output="}) {
     const fs::path out = dir / std::to_string(index++);
-    const Invocation r =
-        run("lumped " + kCases + "hertz-steel-sphere.json --quiet --no-plots " + spelling +
-            out.string());
+    const Invocation r = run("lumped " + kCases + "hertz-steel-sphere.json --quiet --no-plots " +
+                             spelling + out.string());
     ASSERT_EQ(r.status, 0) << spelling << ": " << r.output;
     EXPECT_TRUE(fs::exists(out / "lumped" / "summary.json")) << spelling;
   }
@@ -329,6 +335,7 @@ TEST(Cli, SweepIncidenceInDegrees) {
   std::ifstream csv(dir / "sweep.csv");
   std::string line;
   std::getline(csv, line);
+  EXPECT_EQ(line.rfind("sweep_incidence_angle_rad,psi1,psi2,incidence_angle_rad,", 0), 0u) << line;
   std::vector<double> swept;
   while (std::getline(csv, line)) swept.push_back(std::stod(line.substr(0, line.find(','))));
   ASSERT_EQ(swept.size(), 3u);

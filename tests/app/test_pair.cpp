@@ -231,8 +231,14 @@ void expect_comparison_matches_summaries(const PairRun& run,
   const auto lumped_history = read_history(run.dir / "lumped" / "history.csv");
   const auto fem_history = read_history(run.dir / "fem" / "history.csv");
   int columns = 0;
-  for (const char* column : {"normal_force", "tangential_force", "normal_impulse",
-                             "tangential_impulse", "normal_velocity", "tangential_velocity"}) {
+  // comparison.json names the quantities, history.csv's header carries their units too.
+  for (const auto& [column, header] :
+       {std::pair{"normal_force", "normal_force_N"},
+        std::pair{"tangential_force", "tangential_force_N"},
+        std::pair{"normal_impulse", "normal_impulse_N_s"},
+        std::pair{"tangential_impulse", "tangential_impulse_N_s"},
+        std::pair{"normal_velocity", "normal_velocity_m_per_s"},
+        std::pair{"tangential_velocity", "tangential_velocity_m_per_s"}}) {
     SCOPED_TRACE(std::string("history column ") + column);
     ASSERT_TRUE(histories.contains(column));
     ++columns;
@@ -241,7 +247,7 @@ void expect_comparison_matches_summaries(const PairRun& run,
     ASSERT_EQ(h["fem"].size(), axis.size());
     double peak = 0;
     for (const auto* history : {&lumped_history, &fem_history})
-      for (double v : history->at(column))
+      for (double v : history->at(header))
         if (std::isfinite(v)) peak = std::max(peak, std::abs(v));
     // The comparison resamples the histories in memory; history.csv keeps 11 significant digits
     // (%.10e), so the two agree to a few 1e-11 of the peak (1e-9: a margin of 20).
@@ -254,13 +260,13 @@ void expect_comparison_matches_summaries(const PairRun& run,
       for (const auto& [name, history, summary] : {std::tuple{"lumped", &lumped_history, &lumped},
                                                    std::tuple{"fem", &fem_history, &fem}}) {
         std::vector<double> t;
-        for (double time : history->at("time"))
+        for (double time : history->at("time_s"))
           t.push_back(time / number((*summary)["contact_duration"]));
         // history.csv's times are rounded to 11 digits: an axis point at the very end of the
         // history (t / t_c = 1) may fall 1e-11 outside it in the file but not in memory.
         const double x = std::clamp(number(axis[i]), t.front(),
                                     std::abs(number(axis[i]) - t.back()) < 1e-9 ? t.back() : 2.0);
-        const double expected = interpolate(t, history->at(column), x);
+        const double expected = interpolate(t, history->at(header), x);
         const json& stored = h[name][i];
         if (std::isfinite(expected)) {
           ASSERT_TRUE(stored.is_number()) << name << " sample " << i;

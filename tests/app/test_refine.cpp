@@ -202,10 +202,11 @@ TEST(RefineCommand, InterruptResumeAndConvergenceTowardHertz) {
   EXPECT_NE(resumed.output.find("ETA"), std::string::npos) << resumed.output;
   const Csv table = read_csv(csv);
   ASSERT_EQ(table.rows.size(), 3u);
+  // The header carries the units (observables/units.h).
   for (const char* column :
-       {"level", "refinement", "contact_resolution", "dofs", "cells", "h_contact", "h_max",
-        "time_step", "steps", "wall_time", "psi2", "e_newton", "normal_impulse",
-        "tangential_impulse", "peak_normal_force", "contact_duration", "status", "case",
+       {"level", "refinement", "contact_resolution", "dofs", "cells", "h_contact_m", "h_max_m",
+        "time_step_s", "steps", "wall_time_s", "psi2", "e_newton", "normal_impulse_N_s",
+        "tangential_impulse_N_s", "peak_normal_force_N", "contact_duration_s", "status", "case",
         "case_hash"})
     EXPECT_TRUE(std::find(table.columns.begin(), table.columns.end(), column) !=
                 table.columns.end())
@@ -219,17 +220,17 @@ TEST(RefineCommand, InterruptResumeAndConvergenceTowardHertz) {
     EXPECT_EQ(table.rows[i].at("level"), "0");
     EXPECT_EQ(table.rows[i].at("refinement"), std::to_string(i));
     if (i > 0) {
-      EXPECT_LT(table.number(i, "h_max"), table.number(i - 1, "h_max"));
+      EXPECT_LT(table.number(i, "h_max_m"), table.number(i - 1, "h_max_m"));
       EXPECT_GT(table.number(i, "dofs"), table.number(i - 1, "dofs"));
     }
   }
   const auto error = [&](std::size_t i, const char* column, double exact) {
     return std::abs(table.number(i, column) - exact) / exact;
   };
-  EXPECT_LT(error(2, "contact_duration", t_hertz), error(0, "contact_duration", t_hertz));
-  EXPECT_LT(error(2, "peak_normal_force", f_hertz), error(0, "peak_normal_force", f_hertz));
-  EXPECT_LT(error(2, "contact_duration", t_hertz), 0.05);
-  EXPECT_LT(error(2, "peak_normal_force", f_hertz), 0.05);
+  EXPECT_LT(error(2, "contact_duration_s", t_hertz), error(0, "contact_duration_s", t_hertz));
+  EXPECT_LT(error(2, "peak_normal_force_N", f_hertz), error(0, "peak_normal_force_N", f_hertz));
+  EXPECT_LT(error(2, "contact_duration_s", t_hertz), 0.05);
+  EXPECT_LT(error(2, "peak_normal_force_N", f_hertz), 0.05);
 
   // The analysis: printed and in refinement.json, with the Hertz and lumped references.
   EXPECT_NE(resumed.output.find("Convergence"), std::string::npos) << resumed.output;

@@ -88,7 +88,7 @@ TEST(Reliability, ConcurrentRunsIntoOneFolderNeverMixTheirFiles) {
     const fs::path out = dir / "out" / "lumped";
     const nlohmann::json summary = read_json(out / "summary.json");
     const double jn = summary["normal_impulse"];
-    EXPECT_NEAR(last_value(out / "history.csv", "normal_impulse"), jn, 1e-9 * jn)
+    EXPECT_NEAR(last_value(out / "history.csv", "normal_impulse_N_s"), jn, 1e-9 * jn)
         << "summary.json and history.csv of different runs (round " << round << ")";
     EXPECT_EQ(read_json(out / "manifest.json")["status"], "completed");
     for (const auto& entry : fs::directory_iterator(out)) {

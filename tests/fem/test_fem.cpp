@@ -382,11 +382,16 @@ TEST(FemCommand, WritesSummaryHistoryAndFrames) {
   std::ifstream history(dir / "fem" / "history.csv");
   std::string header;
   std::getline(history, header);
-  EXPECT_EQ(header.rfind("time,normal_force,tangential_force,normal_impulse,tangential_impulse,"
-                         "normal_velocity,tangential_velocity,normal_displacement,"
-                         "tangential_displacement,kinetic_energy,",
-                         0),
-            0u);
+  // Every column with its unit (observables/units.h), in fem::history_table's order.
+  EXPECT_EQ(header,
+            "time_s,normal_force_N,tangential_force_N,normal_impulse_N_s,tangential_impulse_N_s,"
+            "normal_velocity_m_per_s,tangential_velocity_m_per_s,normal_displacement_m,"
+            "tangential_displacement_m,kinetic_energy_J,internal_energy_J,rigid_kinetic_energy_J,"
+            "vibration_kinetic_energy_J,frictional_dissipation_J,total_energy_J,contact_nodes,"
+            "contact_area_m2,contact_node_velocity_t_m_per_s,contact_node_velocity_n_m_per_s,"
+            "center_velocity_t_m_per_s,center_velocity_n_m_per_s,spin_rad_per_s,"
+            "normal_force_smoothed_N,binormal_impulse_N_s,lowest_boundary_height_m,"
+            "normal_contact_loss_J");
   EXPECT_TRUE(fs::exists(dir / "fem" / "solution.pvd"));
   EXPECT_TRUE(fs::exists(dir / "fem" / "solution_0000.pvtu"));
   EXPECT_TRUE(s["warnings"].is_array());

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <thread>
 
 #include "cases/resolved.h"
@@ -16,6 +17,7 @@
 #include "observables/output_folder.h"
 #include "observables/provenance.h"
 #include "observables/quantities.h"
+#include "observables/units.h"
 
 using namespace rebound::observables;
 namespace fs = std::filesystem;
@@ -60,23 +62,30 @@ TEST(Quantities, SummaryJsonRoundTripWithNullForUndefined) {
 TEST(History, CsvRoundTripDecimationAndInterpolation) {
   History h;
   h.add("time", {0, 1, 2, 3, 4});
-  h.add("force", {0, 10, 20, 30, 40});
-  h.add("nodes", {0, 1, 2, 3, 4});
-  h.integer_columns.insert("nodes");
+  h.add("normal_force", {0, 10, 20, 30, 40});
+  h.add("contact_nodes", {0, 1, 2, 3, 4});
+  h.integer_columns.insert("contact_nodes");
   h.add_labels("mode", {"stick", "slip", "slip", "stick", "separated"});
   const std::string csv = to_csv(h);
-  EXPECT_EQ(csv.substr(0, csv.find('\n')), "time,force,nodes,mode");
+  // The header names carry the units; a count and a text column keep their names.
+  EXPECT_EQ(csv.substr(0, csv.find('\n')), "time_s,normal_force_N,contact_nodes,mode");
   EXPECT_NE(csv.find(",3,stick\n"), std::string::npos);  // integers as integers, labels as text
   const fs::path path = fs::temp_directory_path() / "rebound-observables-history.csv";
   write_file_atomically(path.string(), csv);
   const History back = read_history_csv(path.string());
-  EXPECT_EQ(back.column("force"), h.column("force"));
+  // Read back under the plain names.
+  EXPECT_EQ(back.columns, h.columns);
+  EXPECT_EQ(back.column("normal_force"), h.column("normal_force"));
   EXPECT_TRUE(std::isnan(back.column("mode")[0]));  // text reads as NaN
   // max_rows 2 of 5 rows: every 3rd row plus the last.
   const std::string decimated = to_csv(h, 2);
   EXPECT_EQ(std::count(decimated.begin(), decimated.end(), '\n'), 1 + 3);
-  EXPECT_DOUBLE_EQ(interpolate(h.column("time"), h.column("force"), 2.5), 25);
-  EXPECT_TRUE(std::isnan(interpolate(h.column("time"), h.column("force"), 5)));
+  EXPECT_DOUBLE_EQ(interpolate(h.column("time"), h.column("normal_force"), 2.5), 25);
+  EXPECT_TRUE(std::isnan(interpolate(h.column("time"), h.column("normal_force"), 5)));
+  // A column without a unit in observables/units.cpp is not written.
+  History unknown;
+  unknown.add("force", {1});
+  EXPECT_THROW(to_csv(unknown), std::logic_error);
   EXPECT_THROW(read_history_csv((fs::temp_directory_path() / "no-such-rebound.csv").string()),
                FileError);
 }
@@ -223,4 +232,38 @@ TEST(Quantities, EverySummaryKeyHasAUnit) {
     EXPECT_TRUE(j["units"].contains(key)) << key;
   EXPECT_EQ(j["units"]["normal_impulse"], "N s");
   EXPECT_EQ(j["units"]["theta"], "rad");
+  // The same table names the CSV columns: summary.json's unit and the header cannot disagree.
+  for (const auto& [key, unit] : j["units"].items()) {
+    EXPECT_EQ(unit_of(key), unit.get<std::string>()) << key;
+    const std::string suffix = unit_suffix(unit.get<std::string>());
+    EXPECT_EQ(csv_column(key), suffix.empty() ? key : key + "_" + suffix) << key;
+  }
+}
+
+// The convention of the CSV headers (observables/units.h), and its inverse.
+TEST(Units, CsvColumnsCarryTheirSiUnit) {
+  EXPECT_EQ(csv_column("time"), "time_s");
+  EXPECT_EQ(csv_column("normal_force"), "normal_force_N");
+  EXPECT_EQ(csv_column("normal_impulse"), "normal_impulse_N_s");
+  EXPECT_EQ(csv_column("spin_final"), "spin_final_rad_per_s");
+  EXPECT_EQ(csv_column("normal_velocity"), "normal_velocity_m_per_s");
+  EXPECT_EQ(csv_column("contact_area"), "contact_area_m2");
+  EXPECT_EQ(csv_column("kinetic_energy"), "kinetic_energy_J");
+  EXPECT_EQ(csv_column("sweep_incidence_angle"), "sweep_incidence_angle_rad");
+  for (const char* plain : {"psi1", "psi2", "e_newton", "tangential_cor", "mode", "phases",
+                            "status", "dofs", "sweep_psi1", "stick_fraction"})
+    EXPECT_EQ(csv_column(plain), plain);
+  EXPECT_THROW(csv_column("no_such_column"), std::logic_error);
+  // Every entry: a known unit spelled with SI symbols, and a header that reads back to it.
+  std::set<std::string> names;
+  for (const auto& [name, unit] : unit_table()) {
+    EXPECT_TRUE(names.insert(name).second) << name << " listed twice";
+    EXPECT_TRUE((std::set<std::string>{"", "1", "s", "m", "m^2", "m/s", "rad", "rad/s", "N", "N s",
+                                       "J", "kg"})
+                    .count(unit))
+        << name << ": " << unit;
+    EXPECT_EQ(plain_column(csv_column(name)), name);
+  }
+  EXPECT_EQ(plain_column("time"), "time");  // a file written before the units
+  EXPECT_EQ(plain_column("psi1"), "psi1");  // a user's reference table
 }

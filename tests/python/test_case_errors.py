@@ -86,6 +86,49 @@ class CaseErrors(unittest.TestCase):
         with self.assertRaises(ValueError):
             rebound.sweep(case, psi1="0:8")
 
+    def test_a_failed_solve_raises_solve_error(self):
+        """Lai's model on the Table 5.2 rod with lambda forced to almost 1: the integrator gives
+        up. rebound.lumped raises rebound.SolveError (a RuntimeError, not a CaseError: the case is
+        valid), with the message `rebound lumped` prints before exiting 1."""
+        path = case_path("rod-lai-a.json")
+        stiff = rebound.load_case(path).with_changes({"lumped": {"lambda": 0.9999999999}})
+        with self.assertRaises(rebound.SolveError) as raised:
+            rebound.lumped(stiff)
+        error = raised.exception
+        self.assertIsInstance(error, RuntimeError)
+        self.assertNotIsInstance(error, ValueError)
+        self.assertFalse(isinstance(error, rebound.CaseError))
+        self.assertIn("lambda close to 1", str(error))
+        self.assertIn(path, str(error))
+        with self.assertRaises(rebound.SolveError):
+            rebound.lumped(stiff, history=False)
+        # The command line fails the same case with exit status 1 and the same hint.
+        folder = temporary_folder(self)
+        stiff_path = os.path.join(folder, "stiff.json")
+        with open(stiff_path, "w") as stream:
+            json.dump(stiff.to_dict(), stream)
+        import subprocess
+        from common import REBOUND_BINARY
+        cli = subprocess.run([REBOUND_BINARY, "lumped", stiff_path, "-o", folder, "--no-plots"],
+                             capture_output=True, text=True)
+        self.assertEqual(cli.returncode, 1, cli.stdout + cli.stderr)
+        self.assertIn("lambda close to 1", cli.stderr)
+        # A sweep records the failure in the point's error column instead of raising.
+        table = rebound.sweep(stiff, incidence_deg=[20.0], as_frame=False)
+        self.assertIn("lambda close to 1", table["error"][0])
+        # The classes as documented.
+        self.assertTrue(issubclass(rebound.SolveError, RuntimeError))
+        self.assertTrue(issubclass(rebound.CaseError, ValueError))
+        self.assertFalse(issubclass(rebound.SolveError, rebound.CaseError))
+
+    def test_a_bad_key_raises_case_error(self):
+        case = rebound.load_case(case_path("rod-lai-a.json"))
+        error = self.assert_case_error(lambda: case.with_changes({"lumped": {"lamda": 0.5}}),
+                                       "lumped.lamda", case_path("rod-lai-a.json"))
+        self.assertNotIsInstance(error, rebound.SolveError)
+        with self.assertRaises(rebound.CaseError):
+            rebound.lumped({"name": "x"})
+
     def test_round_trip_and_fields(self):
         case = rebound.load_case(case_path("rod-lai-a.json"))
         again = rebound.load_case(case.to_dict())

@@ -36,6 +36,9 @@ class DocsExample(unittest.TestCase):
         self.assertEqual(run.returncode, 0, run.stdout + run.stderr)
         self.assertRegex(run.stdout, r"Psi2 = -0\.51\d\d, e = 0\.99\d\d")
         self.assertIn("rigid_body.pvd", run.stdout)
+        self.assertIn("rejected: contact.frictoin", run.stdout)
+        self.assertIn("not solved: True", run.stdout)
+        self.assertIn("plots: ['forces.png', 'impulses.png', 'velocity_of_P.png']", run.stdout)
         self.assertTrue(os.path.isfile(os.path.join(root, "results", "sphere-lai-psi2", "lumped",
                                                     "summary.json")))
 

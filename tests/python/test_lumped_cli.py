@@ -1,6 +1,7 @@
 """rebound.lumped(case) against `rebound lumped CASE` for every shipped case: every key of
-summary.json equal (numbers to 1e-12 relative), and history.csv's columns, in order, equal to the
-module's arrays printed as the command line prints them (%.10e)."""
+summary.json equal (numbers to 1e-12 relative), and history.csv's columns, in order and named as
+its header (with their units: time_s, normal_force_N, ...), equal to the module's arrays printed
+as the command line prints them (%.10e)."""
 
 import glob
 import os
@@ -36,7 +37,7 @@ class LumpedEqualsCommandLine(unittest.TestCase):
 
                 header, rows = read_csv_text(os.path.join(folder, "lumped", "history.csv"))
                 self.assertEqual(header, list(history))
-                self.assertEqual(len(rows), len(history["time"]))
+                self.assertEqual(len(rows), len(history["time_s"]))
                 self.assertGreater(len(rows), 10)
                 for k, name in enumerate(header):
                     column = history[name]

@@ -35,14 +35,16 @@ FEM_SUMMARY = {
     "loop_wall_time": 60.9, "dof_steps_per_second": 5.0e7, "file": "cases/sphere-lai-psi2.json",
     "extra_levels": 0,
 }
+# fem::history_table's columns as history.csv's header names them (with their units).
 FEM_COLUMNS = [
-    "time", "normal_force", "tangential_force", "normal_impulse", "tangential_impulse",
-    "normal_velocity", "tangential_velocity", "normal_displacement", "tangential_displacement",
-    "kinetic_energy", "internal_energy", "rigid_kinetic_energy", "vibration_kinetic_energy",
-    "frictional_dissipation", "total_energy", "contact_nodes", "contact_area",
-    "contact_node_velocity_t", "contact_node_velocity_n", "center_velocity_t",
-    "center_velocity_n", "spin", "normal_force_smoothed", "binormal_impulse",
-    "lowest_boundary_height", "normal_contact_loss",
+    "time_s", "normal_force_N", "tangential_force_N", "normal_impulse_N_s",
+    "tangential_impulse_N_s", "normal_velocity_m_per_s", "tangential_velocity_m_per_s",
+    "normal_displacement_m", "tangential_displacement_m", "kinetic_energy_J", "internal_energy_J",
+    "rigid_kinetic_energy_J", "vibration_kinetic_energy_J", "frictional_dissipation_J",
+    "total_energy_J", "contact_nodes", "contact_area_m2", "contact_node_velocity_t_m_per_s",
+    "contact_node_velocity_n_m_per_s", "center_velocity_t_m_per_s", "center_velocity_n_m_per_s",
+    "spin_rad_per_s", "normal_force_smoothed_N", "binormal_impulse_N_s",
+    "lowest_boundary_height_m", "normal_contact_loss_J",
 ]
 
 
@@ -101,8 +103,8 @@ class ReadResults(unittest.TestCase):
         self.assertTrue(os.path.isfile(run["pvd"]))
         # The history read back agrees with the module's to the 11 digits of the file.
         solved = rebound.lumped(rebound.load_case(case_path("sphere-lai-psi2.json")))
-        self.assertTrue(np.allclose(run["history"]["normal_force"],
-                                    solved["history"]["normal_force"], rtol=1e-10, atol=1e-12))
+        self.assertTrue(np.allclose(run["history"]["normal_force_N"],
+                                    solved["history"]["normal_force_N"], rtol=1e-10, atol=1e-12))
 
     def test_a_lumped_case_folder(self):
         result = rebound.read_results(self.directory)
@@ -113,6 +115,7 @@ class ReadResults(unittest.TestCase):
         self.assertIsNone(result["report"])
         self.assertIsNone(result["view"])
         self.assertEqual(result["plots"], [])
+        self.assertEqual(result["lumped"]["plots"], [])  # --no-plots
 
     def test_a_pair_folder_with_fem_comparison_and_sweep(self):
         folder = temporary_folder(self)
@@ -136,7 +139,8 @@ class ReadResults(unittest.TestCase):
         self.assertIsInstance(fem["summary"]["dofs"], int)
         self.assertEqual(list(fem["history"]), FEM_COLUMNS)
         self.assertEqual(fem["history"]["contact_nodes"].tolist(), [0, 3, 6, 9, 12, 15])
-        self.assertEqual(fem["history"]["spin"][2], 2e-5 + FEM_COLUMNS.index("spin") * 0.25)
+        self.assertEqual(fem["history"]["spin_rad_per_s"][2],
+                         2e-5 + FEM_COLUMNS.index("spin_rad_per_s") * 0.25)
         self.assertTrue(fem["pvd"].endswith(os.path.join("fem", "solution.pvd")))
         self.assertEqual(result["lumped"]["summary"]["solver"], "lumped:lai")
         self.assertEqual(result["comparison"], comparison)
@@ -150,6 +154,37 @@ class ReadResults(unittest.TestCase):
         module = rebound.sweep(case_path("sphere-lai-psi2.json"), psi1="0:4:5", as_frame=False)
         self.assertEqual(["%.10g" % x for x in module["psi2"]],
                          ["%.10g" % x for x in sweep["psi2"]])
+
+    def test_the_plots_of_a_lumped_run(self):
+        """read_results lists the PNGs `rebound lumped` drew into lumped/plots/ (in the run's
+        entry), and none after --no-plots; the case folder's own plots/ (pair, sweep) stay under
+        its "plots"."""
+        folder = temporary_folder(self)
+        drawn = os.path.join(folder, "drawn")
+        run_cli("lumped", case_path("sphere-lai-psi2.json"), "-o", drawn, "--quiet")
+        plots = os.path.join(drawn, "lumped", "plots")
+        expected = [os.path.join(plots, name)
+                    for name in ("forces.png", "impulses.png", "velocity_of_P.png")]
+        if not os.path.isfile(expected[0]):
+            self.skipTest("no python3 with matplotlib drew the plots")
+        result = rebound.read_results(drawn)
+        self.assertEqual(result["lumped"]["plots"], expected)
+        self.assertEqual(rebound.read_results(os.path.join(drawn, "lumped"))["plots"], expected)
+        self.assertEqual(result["plots"], [])
+        for path in expected:
+            with open(path, "rb") as stream:
+                self.assertEqual(stream.read(8), b"\x89PNG\r\n\x1a\n", path)
+        # A sweep into the same folder: its plots are the folder's.
+        run_cli("sweep", case_path("sphere-lai-psi2.json"), "--psi1", "0:4:5", "-o", drawn,
+                "--quiet")
+        result = rebound.read_results(drawn)
+        self.assertEqual([os.path.basename(p) for p in result["plots"]],
+                         ["e_vs_psi1.png", "psi2_vs_psi1.png"])
+        self.assertEqual(result["lumped"]["plots"], expected)
+        self.assertEqual(result["sweep"]["sweep_psi1"].tolist(), [0, 1, 2, 3, 4])
+        # --no-plots removes the earlier ones (stale results): none listed.
+        run_cli("lumped", case_path("sphere-lai-psi2.json"), "-o", drawn, "--quiet", "--no-plots")
+        self.assertEqual(rebound.read_results(drawn)["lumped"]["plots"], [])
 
     def test_folders_without_results(self):
         folder = temporary_folder(self)

@@ -60,17 +60,26 @@ class SweepEqualsCommandLine(unittest.TestCase):
         case = rebound.load_case(case_path("sphere-lai-psi2.json"))
         values = np.array([0.25, 1.2, 2.0, 3.5, 7.0])
         table = rebound.sweep(case, psi1=values, models=["lai", "mdr"], as_frame=False)
-        scalar_keys = [name for name in table if name not in ("model", "sweep_psi1", "phases",
-                                                              "error")]
-        self.assertEqual(len(scalar_keys), 17)
+        columns = [name for name in table if name not in ("model", "sweep_psi1", "phases",
+                                                          "error")]
+        self.assertEqual(len(columns), 17)
+        # The table's columns are the summary's keys with their units (summary.json "units").
+        units = rebound.lumped(case, history=False)["units"]
+        keys = {rebound.csv_column(key): key for key in units}
+        self.assertTrue(set(columns) <= set(keys), set(columns) - set(keys))
+        for column in columns:
+            unit = units[keys[column]]
+            suffix = unit.replace(" ", "_").replace("/", "_per_")
+            self.assertEqual(column, keys[column] if unit == "1" else keys[column] + "_" + suffix)
         for row in range(len(table["model"])):
             point = case.with_changes(
                 {"lumped": {"model": str(table["model"][row])},
                  "impact": {"psi1": float(table["sweep_psi1"][row])}})
             summary = rebound.lumped(point, history=False)
-            for key in scalar_keys:
+            for column in columns:
+                key = keys[column]
                 expected = summary[key]
-                actual = table[key][row]
+                actual = table[column][row]
                 if expected is None:
                     self.assertTrue(math.isnan(actual), key)
                 else:
@@ -93,7 +102,7 @@ class SweepEqualsCommandLine(unittest.TestCase):
         degrees = rebound.sweep(case, incidence_deg=[10, 30, 50], as_frame=False)
         radians = rebound.sweep(case, incidence=np.array([10, 30, 50]) * math.pi / 180,
                                 as_frame=False)
-        self.assertTrue(np.array_equal(degrees["sweep_incidence_angle"],
+        self.assertTrue(np.array_equal(degrees["sweep_incidence_angle_rad"],
                                        np.radians([10, 30, 50])))
         self.assertTrue(np.array_equal(degrees["psi2"], radians["psi2"]))
         # "START:STOP:COUNT" gives the command line's values exactly.

@@ -83,8 +83,8 @@ TEST(PlotInterpreter, FirstInterpreterThatCanDrawIsUsed) {
   if (!has_matplotlib("/usr/bin/python3")) GTEST_SKIP() << "/usr/bin/python3 has no matplotlib";
   const fs::path dir = scratch("drawn");
   std::ofstream(dir / "history.csv")
-      << "time,normal_force,tangential_force,normal_impulse,tangential_impulse,normal_velocity,"
-         "tangential_velocity,mode,stick_fraction\n"
+      << "time_s,normal_force_N,tangential_force_N,normal_impulse_N_s,tangential_impulse_N_s,"
+         "normal_velocity_m_per_s,tangential_velocity_m_per_s,mode,stick_fraction\n"
          "0,0,0,0,0,-1,0.5,slip,nan\n1e-4,10,-1,5e-4,-5e-5,0,0.2,stick,nan\n"
          "2e-4,0,0,1e-3,-1e-4,1,0.1,separated,nan\n";
   const std::string fake = fake_python(dir);

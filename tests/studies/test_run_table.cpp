@@ -31,14 +31,24 @@ fs::path scratch(const std::string& name) {
 
 TEST(RunTable, CsvRoundTripAndNumbers) {
   studies::TextTable table;
-  table.columns = {"level", "psi2", "status"};
-  table.rows.push_back(
-      {{"level", "0"}, {"psi2", studies::csv_number(-0.5)}, {"status", "completed"}});
+  table.columns = {"level", "psi2", "wall_time", "status"};
+  table.rows.push_back({{"level", "0"},
+                        {"psi2", studies::csv_number(-0.5)},
+                        {"wall_time", "1.5"},
+                        {"status", "completed"}});
   table.rows.push_back({{"level", "1"}, {"psi2", studies::csv_number(NAN)}, {"status", "failed"}});
   const fs::path path = scratch("roundtrip") / "t.csv";
-  observables::write_file_atomically(path.string(), studies::text_csv(table));
+  const std::string text = studies::text_csv(table);
+  // The file's header carries the units (observables/units.h); in memory the names are plain.
+  EXPECT_EQ(text.substr(0, text.find('\n')), "level,psi2,wall_time_s,status");
+  observables::write_file_atomically(path.string(), text);
   const studies::TextTable back = studies::read_text_csv(path.string());
   ASSERT_EQ(back.columns, table.columns);
+  EXPECT_EQ(back.rows[0].at("wall_time"), "1.5");
+  // A table written before the units reads the same.
+  const fs::path old = scratch("roundtrip") / "old.csv";
+  observables::write_file_atomically(old.string(), "level,psi2,wall_time,status\n0,-0.5,1.5,x\n");
+  EXPECT_EQ(studies::read_text_csv(old.string()).columns, table.columns);
   ASSERT_EQ(back.rows.size(), 2u);
   EXPECT_EQ(studies::csv_value(back.rows[0], "psi2"), -0.5);
   EXPECT_TRUE(std::isnan(studies::csv_value(back.rows[1], "psi2")));  // empty cell: not a number

@@ -1,0 +1,169 @@
+#include "observables/units.h"
+
+#include <map>
+#include <stdexcept>
+
+namespace rebound::observables {
+
+const std::vector<std::pair<std::string, std::string>>& unit_table() {
+  static const std::vector<std::pair<std::string, std::string>> table = {
+      // The rebound quantities of every summary (summary_scalar_keys(), in order) ...
+      {"psi1", "1"},
+      {"psi2", "1"},
+      {"incidence_angle", "rad"},
+      {"rebound_angle", "rad"},
+      {"e_newton", "1"},
+      {"e_poisson", "1"},
+      {"e_stronge", "1"},
+      {"tangential_cor", "1"},
+      {"spin_final", "rad/s"},
+      {"normal_impulse", "N s"},
+      {"tangential_impulse", "N s"},
+      {"contact_duration", "s"},
+      {"peak_normal_force", "N"},
+      {"kinetic_energy_loss", "J"},
+      {"kinetic_energy_loss_fraction", "1"},
+      {"lambda", "1"},
+      {"theta", "rad"},
+      // ... and the rest of its rigid-body state.
+      {"center_velocity_initial", "m/s"},
+      {"center_velocity_final", "m/s"},
+      {"contact_point_velocity_initial", "m/s"},
+      {"contact_point_velocity_final", "m/s"},
+      {"spin_initial", "rad/s"},
+      {"kinetic_energy_initial", "J"},
+      {"effective_mass", "kg"},
+      // sweep.csv: the swept value, the phases and the error of each point.
+      {"sweep_psi1", "1"},
+      {"sweep_incidence_angle", "rad"},
+      {"sweep_friction", "1"},
+      {"phases", ""},
+      {"error", ""},
+      // history.csv, every solver (observables::ContactPointSample).
+      {"time", "s"},
+      {"normal_force", "N"},
+      {"tangential_force", "N"},
+      {"normal_velocity", "m/s"},
+      {"tangential_velocity", "m/s"},
+      {"normal_displacement", "m"},
+      {"tangential_displacement", "m"},
+      {"kinetic_energy", "J"},
+      // history.csv of the lumped models (lumped::history_table): SI, then Lai's
+      // non-dimensional variables (gamma, delta, epsilon, tau).
+      {"tangential_spring_extension", "m"},
+      {"mode", ""},
+      {"dissipation", "J"},
+      {"gamma_t", "1"},
+      {"gamma_n", "1"},
+      {"delta_t", "1"},
+      {"delta_n", "1"},
+      {"epsilon", "1"},
+      {"tau", "1"},
+      {"center_velocity_t", "m/s"},
+      {"center_velocity_n", "m/s"},
+      {"spin", "rad/s"},
+      {"stick_fraction", "1"},
+      // history.csv of the FEM (fem::history_table).
+      {"internal_energy", "J"},
+      {"rigid_kinetic_energy", "J"},
+      {"vibration_kinetic_energy", "J"},
+      {"frictional_dissipation", "J"},
+      {"total_energy", "J"},
+      {"contact_nodes", "1"},
+      {"contact_area", "m^2"},
+      {"contact_node_velocity_t", "m/s"},
+      {"contact_node_velocity_n", "m/s"},
+      {"normal_force_smoothed", "N"},
+      {"binormal_impulse", "N s"},
+      {"lowest_boundary_height", "m"},
+      {"normal_contact_loss", "J"},
+      // sweep_fem.csv and refinement.csv: the FEM runs' statistics and bookkeeping.
+      {"status", ""},
+      {"message", ""},
+      {"level", "1"},
+      {"refinement", "1"},
+      {"contact_resolution", "1"},
+      {"degree", "1"},
+      {"mpi_ranks", "1"},
+      {"dofs", "1"},
+      {"cells", "1"},
+      {"steps", "1"},
+      {"h_contact", "m"},
+      {"h_max", "m"},
+      {"time_step", "s"},
+      {"wall_time", "s"},
+      {"energy_balance_error", "1"},
+      {"case", ""},
+      {"case_hash", ""},
+      {"directory", ""},
+  };
+  return table;
+}
+
+namespace {
+
+const std::map<std::string, std::string>& units_by_name() {
+  static const std::map<std::string, std::string> map = [] {
+    std::map<std::string, std::string> m;
+    for (const auto& [name, unit] : unit_table()) {
+      if (!m.emplace(name, unit).second)
+        throw std::logic_error("observables/units.cpp: '" + name + "' is listed twice");
+    }
+    return m;
+  }();
+  return map;
+}
+
+// CSV header -> plain name, for the names whose header differs from the name.
+const std::map<std::string, std::string>& names_by_header() {
+  static const std::map<std::string, std::string> map = [] {
+    std::map<std::string, std::string> m;
+    for (const auto& [name, unit] : unit_table())
+      if (!unit_suffix(unit).empty()) m.emplace(name + "_" + unit_suffix(unit), name);
+    return m;
+  }();
+  return map;
+}
+
+}  // namespace
+
+const std::string& unit_of(const std::string& name) {
+  const auto& map = units_by_name();
+  const auto at = map.find(name);
+  if (at == map.end())
+    throw std::logic_error("no unit for the output column '" + name +
+                           "': add it to observables/units.cpp (\"1\" if dimensionless, \"\" for "
+                           "text)");
+  return at->second;
+}
+
+bool has_unit(const std::string& name) {
+  return units_by_name().count(name) != 0;
+}
+
+std::string unit_suffix(const std::string& unit) {
+  if (unit == "1") return "";
+  std::string out;
+  for (const char ch : unit) {
+    if (ch == ' ')
+      out += '_';
+    else if (ch == '/')
+      out += "_per_";
+    else if (ch != '^')
+      out += ch;
+  }
+  return out;
+}
+
+std::string csv_column(const std::string& name) {
+  const std::string suffix = unit_suffix(unit_of(name));
+  return suffix.empty() ? name : name + "_" + suffix;
+}
+
+std::string plain_column(const std::string& header) {
+  const auto& map = names_by_header();
+  const auto at = map.find(header);
+  return at == map.end() ? header : at->second;
+}
+
+}  // namespace rebound::observables
