@@ -1,6 +1,6 @@
 // DoF-steps per second of the FEM time step (matrix-free internal force + contact + rigid-body
 // averaging), p = 1 and 2, on the ranks it is started with:
-//   build/bin/bench_fem [CASE] [--level K] [--steps N] [--repeats R]
+//   build/bin/bench_fem [CASE] [--level K] [--steps N] [--repeats R] | --list-lanes
 // for every SIMD width of the internal force this build and CPU have (fem/elastic_operator.h),
 // with the speed-up over one lane measured in the same run.
 //   mpirun -np 2 build/bin/bench_fem
@@ -31,7 +31,10 @@ int main(int argc, char** argv) {
       level = std::atoi(argv[++i]);
     else if (a == "--steps" && i + 1 < argc)
       steps = std::atoi(argv[++i]);
-    else if (a == "--repeats" && i + 1 < argc)
+    else if (a == "--list-lanes") {  // the SIMD widths available here, one per line
+      for (const unsigned int n : rebound::fem::available_lanes()) std::printf("%u\n", n);
+      return 0;
+    } else if (a == "--repeats" && i + 1 < argc)
       repeats = std::max(1, std::atoi(argv[++i]));
     else
       file = a;
