@@ -10,7 +10,24 @@ lumped=$(build/bin/bench_lumped --benchmark_filter='LaiSolve|MdrSolve|HalfspaceI
          grep -E '^BM_|^-|^Benchmark' | grep -vE '_(mean|stddev|cv) ')
 accuracy=$(build/bin/bench_lumped_accuracy)
 fem=""
-if [ -x build/bin/bench_fem ]; then fem=$(build/bin/bench_fem 2>&1 || true); fi
+fem2=""
+fem_run=""
+lts=""
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+if [ -x build/bin/bench_fem ]; then
+  fem=$(build/bin/bench_fem 2>&1 || true)
+  fem2=$(mpirun -np 2 build/bin/bench_fem 2>&1 || true)
+  fem_run=$(bash bench/fem_run_lanes.sh 2>&1 || true)
+  # The local time stepping bound of each shipped FEM case's default mesh (rebound mesh).
+  mesh_dir=$(mktemp -d)
+  lts=$(for c in sphere-lai-psi2 hertz-steel-sphere rod-lai-a; do
+    printf '| %s | ' "$c"
+    build/bin/rebound mesh "cases/$c.json" -o "$mesh_dir" |
+      awk '/^  cells  /{cells=$2} /cells by stable step level/{sub(/^ *cells by stable step level */,""); sub(/ \(level.*/,""); levels=$0}
+           /local time stepping bound/{bound=$5} END{printf "%s | %s | %s |\n", cells, levels, bound}'
+  done)
+  rm -rf "$mesh_dir"
+fi
 # The Python module against the command line (bench/python_sweep.py), by the module's python.
 python=$(sed -n 's/^Python3_EXECUTABLE:FILEPATH=//p' build/CMakeCache.txt)
 python_sweep=""
@@ -57,9 +74,44 @@ fi
   echo "criterion of issue 3."
   if [ -n "$fem" ]; then
     echo
-    echo "## FEM (\`build/bin/bench_fem\`)"
+    echo "## FEM"
     echo
+    echo "### Time step by SIMD width (\`build/bin/bench_fem\`)"
+    echo
+    echo "The full time step (matrix-free internal force, contact, rigid-body averaging with its MPI"
+    echo "reduction) of sphere-lai-psi2 at its default resolution, started from its initial state"
+    echo "(contact active), for every SIMD width of the internal force this build and CPU have"
+    echo "(docs/FEM.md, Internal force): one solver per width, the widths taking turns, median of 3;"
+    echo "the last column is the speed-up over one lane (deal.II's own, scalar, instantiations)."
+    echo "Commands: \`build/bin/bench_fem\` and \`mpirun -np 2 build/bin/bench_fem\`."
+    echo
+    echo '```'
     echo "$fem"
+    echo
+    echo "$fem2"
+    echo '```'
+    echo
+    echo "### Whole runs (\`bash bench/fem_run_lanes.sh\`)"
+    echo
+    echo "\`rebound fem cases/sphere-lai-psi2.json --frames 0\` under \`mpirun -np 2\` with one lane"
+    echo "(\`REBOUND_SIMD_LANES=1\`) and with the widest, one after the other; wall time and loop time from"
+    echo "each summary.json, ratio = one lane / widest."
+    echo
+    echo '```'
+    echo "$fem_run"
+    echo '```'
+    echo
+    echo "### What local time stepping could gain (\`rebound mesh CASE\`)"
+    echo
+    echo "Cells by stable-step level (level k: shortest edge in [2^k, 2^(k+1)) times the mesh's"
+    echo "shortest, so a step 2^k times the global one) and the bound cells / Σ n_k 2^-k: the"
+    echo "largest wall-time ratio global / local any power-of-two subcycling could reach on the mesh,"
+    echo "overheads ignored. The contact zone's cells (within a factor 2 of the smallest) are most of"
+    echo "the cells of the default meshes, so subcycling the rest cannot gain more than this."
+    echo
+    echo "| case | cells | cells per level 0, 1, 2, ... | bound |"
+    echo "|---|---|---|---|"
+    echo "$lts"
   fi
   if [ -n "$python_sweep" ]; then
     echo
