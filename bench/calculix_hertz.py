@@ -7,24 +7,28 @@
 
 For each degree p (1: C3D8, 2: C3D20) the script
   1. writes the case with fem.degree = p and exports its mesh with
-     `rebound mesh CASE --inp body.inp --degree p` (meshes::write_inp: the triangulation `rebound fem`
-     uses, hanging nodes tied by *EQUATION, the contact surface SCONTACT, material, initial velocity);
+     `rebound mesh CASE --inp body.inp --degree p` (meshes::write_inp: the triangulation that
+     `rebound fem` uses, hanging nodes tied by *EQUATION, the contact surface SCONTACT, material,
+     initial velocity);
   2. runs `mpirun -np CORES rebound fem CASE` (wall time of the whole process);
   3. writes a CalculiX deck around body.inp: the rigid plane y = 0 as one C3D8 block under the
-     contact zone whose nodes are all fixed (its top face the master surface), node-to-surface penalty
-     contact (*CONTACT PAIR, TYPE=NODE TO SURFACE; PRESSURE-OVERCLOSURE=LINEAR, slope K = f E*/a_max
-     for each --penalty factor f) and *DYNAMIC, EXPLICIT up to rebound's end time, printing the total
-     reaction of the plane's nodes (the contact force) every increment; runs it with
-     OMP_NUM_THREADS=CORES (ccx uses threads, not MPI);
-  4. reads the contact force histories and prints one table: code, element, dofs, steps or increments,
-     wall time, contact duration and peak force errors against Hertz, and the ratio of wall times
-     rebound / CalculiX for the same degree.
+     contact zone whose nodes are all fixed (its top face the master surface), node-to-surface
+     penalty contact (*CONTACT PAIR, TYPE=NODE TO SURFACE; PRESSURE-OVERCLOSURE=LINEAR, slope
+     K = f E*/a_max for each --penalty factor f) and *DYNAMIC, EXPLICIT up to rebound's end time,
+     printing the total reaction of the plane's nodes (the contact force) every increment; runs it
+     with OMP_NUM_THREADS=CORES (ccx uses threads, not MPI);
+  4. reads the contact force histories and prints one table: code, element, dofs, steps or
+     increments, wall time, contact duration and peak force errors against Hertz, and the ratio of
+     wall times rebound / CalculiX for the same degree.
 
 Contact duration and peak force are taken the same way for both codes: a sample of the force at t_k
 stands for [t_k - dt_k/2, t_k + dt_k/2]; the duration runs from the first to the last sample with a
 compressive force (> 1e-6 of Hertz's peak); the peak is the maximum of the force smoothed by a
 centred difference of the cumulative impulse over +-1 % of the duration (rebound's own definition,
-docs/FEM.md); the raw maximum is printed too.
+docs/FEM.md); the raw maximum is printed too. Both are also compared with Hertz's values for the
+discrete body's own mass m_h (t_c ~ m^(2/5), F_max ~ m^(3/5)): rebound's lumped total mass, and
+density x the deck's element volumes for ccx (C3D8's body is the p = 1 FEM's; C3D20's is the
+serendipity interpolant of the p = 2 FEM's).
 
 Exits with status 1 and the reason when ccx or rebound fails (missing program, non-zero exit, an
 *ERROR in ccx's output, no contact force in its output). Long runs are started with `nice -n 10`.
@@ -79,8 +83,10 @@ def run(command, cwd=None, env=None, log=None):
             f.write(result.stdout)
     if result.returncode != 0:
         tail = "\n".join(result.stdout.splitlines()[-25:])
-        raise BenchError("%s exited with status %d%s:\n%s" % (
-            " ".join(command), result.returncode, " (log: %s)" % log if log else "", tail))
+        how = ("was killed by signal %d" % -result.returncode if result.returncode < 0 else
+               "exited with status %d" % result.returncode)
+        raise BenchError("%s %s%s:\n%s" % (" ".join(command), how,
+                                            " (log: %s)" % log if log else "", tail))
     return wall, result.stdout
 
 
@@ -115,8 +121,9 @@ def contact_measures(times, forces, threshold):
             "first": times[first], "last": times[last], "impulse": impulse[-1]}
 
 
-def read_ccx_forces(dat_file, node_set):
-    """Time and y component of '*NODE PRINT, TOTALS=ONLY' of RF for the set, every increment."""
+def read_ccx_forces(dat_file, node_set, partial=False):
+    """Time and y component of '*NODE PRINT, TOTALS=ONLY' of RF for the set, every increment
+    (partial: the file of a run that died, whose last block may be cut)."""
     header = re.compile(r"total force \(fx,fy,fz\) for set %s and time\s+(\S+)" % node_set,
                         re.IGNORECASE)
     times, forces = [], []
@@ -136,6 +143,8 @@ def read_ccx_forces(dat_file, node_set):
             if expect_values and line.strip():
                 forces.append(number(line.split()[1]))
                 expect_values = False
+    if partial:
+        times = times[:len(forces)]
     if len(forces) != len(times):
         raise BenchError("%s: %d times but %d force lines" % (dat_file, len(times), len(forces)))
     return times, forces
@@ -155,7 +164,8 @@ def body_counts(inp_file):
                 counts["hanging"] = int(m.group(1))
             m = re.match(r"\*\* SCONTACT: (\d+) boundary faces within (\S+) m", line)
             if m:
-                counts["contact_faces"], counts["contact_radius"] = int(m.group(1)), float(m.group(2))
+                counts["contact_faces"] = int(m.group(1))
+                counts["contact_radius"] = float(m.group(2))
     if "nodes" not in counts or "contact_radius" not in counts:
         raise BenchError("%s: no rebound header (nodes, elements, SCONTACT)" % inp_file)
     return counts
@@ -344,6 +354,12 @@ def main():
         run([rebound, "mesh", case_file, "-o", work, "--inp", body, "--degree", str(p)],
             log=os.path.join(work, "mesh.log"))
         counts = body_counts(body)
+        m = re.search(r"volume \(written nodes\)\s+(\S+)\s+exact\s+(\S+)",
+                      open(os.path.join(work, "mesh.log")).read())
+        if not m:
+            raise BenchError("rebound mesh printed no deck volume (%s)"
+                             % os.path.join(work, "mesh.log"))
+        deck_mass_ratio = float(m.group(1)) / float(m.group(2))  # = the C3D8/C3D20 body's mass / m
 
         print("p = %d: rebound fem on %d rank(s) ..." % (p, args.cores), flush=True)
         wall, _ = run(nice + [mpirun, "-np", str(args.cores), rebound, "fem", case_file, "-o",
@@ -359,6 +375,7 @@ def main():
             "steps": summary["steps"], "dt": summary["time_step"], "wall": wall,
             "duration": summary["contact_duration"], "peak": summary["peak_normal_force"],
             "peak_raw": summary["peak_normal_force_raw"], "contact": "kinematic (hard)",
+            "mass_ratio": summary["total_mass_lumped"] / summary["total_mass_exact"],
         })
         end_time = summary["end_time"]
 
@@ -381,7 +398,8 @@ def main():
             log = os.path.join(run_dir, "ccx.log")
             row = {"code": "CalculiX %s" % ccx_version.split()[-1],
                    "element": ("C3D8" if p == 1 else "C3D20"), "degree": p,
-                   "dofs": 3 * (counts["nodes"] + 8), "contact": label}
+                   "dofs": 3 * (counts["nodes"] + 8), "contact": label,
+                   "mass_ratio": deck_mass_ratio}
             try:
                 wall, output = run(nice + [ccx, "-i", "hertz"], cwd=run_dir, env=ccx_env, log=log)
                 if "*ERROR" in output or "Job finished" not in output:
@@ -398,7 +416,19 @@ def main():
                 if contact != "massless":
                     raise
                 # the probe's outcome is the measurement: report it in the table
-                row["failed"] = str(error).splitlines()[0][:160]
+                message = str(error).splitlines()[0]
+                m = re.search(r"(killed by signal \d+|exited with status \d+)", message)
+                row["failed"] = "ccx " + (m.group(1) if m else message[:120])
+                dat = os.path.join(run_dir, "hertz.dat")
+                if os.path.exists(dat):
+                    times, forces = read_ccx_forces(dat, force_set(contact), partial=True)
+                    big = [k for k, f in enumerate(forces) if abs(f) > 10 * hertz["peak_force"]]
+                    if big:
+                        row["failed"] = ("diverged: abs(force) > 10 x Hertz's peak from increment %d "
+                                         "(t = %.3g s), %.3g N at increment %d; then %s" % (
+                                             big[0] + 1, times[big[0]], max(map(abs, forces)),
+                                             len(forces), row["failed"]))
+                print("p = %d: massless probe: %s" % (p, row["failed"]), flush=True)
                 rows.append(row)
                 continue
             if "Selective Spring Scaling is active" in output:
@@ -422,21 +452,27 @@ def main():
     print("Hertz: duration %.6g s, peak force %.6g N" % (hertz["duration"], hertz["peak_force"]))
     print()
     print("| code | element | contact | dofs | steps | mean dt [s] | wall [s] | duration vs Hertz "
-          "| peak force vs Hertz | peak (raw) vs Hertz | wall rebound / CalculiX |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|")
+          "| peak force vs Hertz | peak (raw) vs Hertz | body mass vs exact | duration vs Hertz "
+          "(body's mass) | peak vs Hertz (body's mass) | wall rebound / CalculiX |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for row in rows:
         if "failed" in row:
-            print("| %s | %s | %s | %d | failed: %s | | | | | | |" % (
+            print("| %s | %s | %s | %d | failed: %s | | | | | | | | | |" % (
                 row["code"], row["element"], row["contact"], row["dofs"], row["failed"]))
             continue
         reference = next(r for r in rows if r["degree"] == row["degree"] and
                          r["code"].startswith("rebound"))
         ratio = "-" if row is reference else "%.3g" % (reference["wall"] / row["wall"])
-        print("| %s | %s | %s | %d | %d | %.3g | %.1f | %+.2f %% | %+.2f %% | %+.2f %% | %s |" % (
-            row["code"], row["element"], row["contact"], row["dofs"], row["steps"], row["dt"],
-            row["wall"], 100 * (row["duration"] / hertz["duration"] - 1),
-            100 * (row["peak"] / hertz["peak_force"] - 1),
-            100 * (row["peak_raw"] / hertz["peak_force"] - 1), ratio))
+        # Hertz for the discrete body's own mass: t_c ~ m^(2/5), F_max ~ m^(3/5)
+        q = row["mass_ratio"]
+        print("| %s | %s | %s | %d | %d | %.3g | %.1f | %+.2f %% | %+.2f %% | %+.2f %% | %+.2f %% "
+              "| %+.2f %% | %+.2f %% | %s |" % (
+                  row["code"], row["element"], row["contact"], row["dofs"], row["steps"],
+                  row["dt"], row["wall"], 100 * (row["duration"] / hertz["duration"] - 1),
+                  100 * (row["peak"] / hertz["peak_force"] - 1),
+                  100 * (row["peak_raw"] / hertz["peak_force"] - 1), 100 * (q - 1),
+                  100 * (row["duration"] / (hertz["duration"] * q ** 0.4) - 1),
+                  100 * (row["peak"] / (hertz["peak_force"] * q ** 0.6) - 1), ratio))
     with open(os.path.join(args.out, "table.json"), "w") as f:
         json.dump({"case": args.case, "hertz": hertz, "rows": rows, "ccx": ccx_version,
                    "cores": args.cores}, f, indent=2)
