@@ -424,8 +424,9 @@ def main():
                     times, forces = read_ccx_forces(dat, force_set(contact), partial=True)
                     big = [k for k, f in enumerate(forces) if abs(f) > 10 * hertz["peak_force"]]
                     if big:
-                        row["failed"] = ("diverged: abs(force) > 10 x Hertz's peak from increment %d "
-                                         "(t = %.3g s), %.3g N at increment %d; then %s" % (
+                        row["failed"] = ("diverged: abs(force) > 10 x Hertz's peak from "
+                                         "increment %d (t = %.3g s), %.3g N at increment %d; "
+                                         "then %s" % (
                                              big[0] + 1, times[big[0]], max(map(abs, forces)),
                                              len(forces), row["failed"]))
                 print("p = %d: massless probe: %s" % (p, row["failed"]), flush=True)
