@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <optional>
+#include <string>
 
 #include "app/cli.h"
 #include "app/commands.h"
@@ -81,10 +83,37 @@ void print_table(const cases::Case& c, const meshes::MeshStatistics& s, const st
   std::printf(" Output: %s\n", file.c_str());
 }
 
+// The CalculiX deck (rank 0; on several ranks from the same mesh built on rank 0 alone).
+void write_inp_file(const cases::Case& c, const meshes::Mesh& mesh, const std::string& file,
+                    int degree, bool root, bool print) {
+  if (!root) return;
+  meshes::Mesh serial;
+  const bool parallel = dealii::Utilities::MPI::n_mpi_processes(MPI_COMM_WORLD) > 1;
+  if (parallel) serial = meshes::build_mesh(c, mesh.options, MPI_COMM_SELF);
+  const meshes::Mesh& m = parallel ? serial : mesh;
+  meshes::InpOptions options;
+  options.degree = unsigned(degree);
+  const meshes::InpSummary s = meshes::write_inp(c, m, options, file);
+  if (!print) return;
+  std::printf(" CalculiX deck (%s)\n", s.element_type.c_str());
+  std::printf("  %-30s %llu\n", "nodes", s.nodes);
+  std::printf("  %-30s %llu\n", "elements", s.elements);
+  std::printf("  %-30s %llu (%llu *EQUATION)\n", "hanging nodes", s.hanging_nodes, s.equations);
+  std::printf("  %-30s %llu faces, %llu nodes (%llu hanging), within %.6g m of P\n",
+              "contact surface SCONTACT", s.contact_faces, s.contact_nodes, s.contact_hanging_nodes,
+              s.contact_surface_radius);
+  std::printf("  %-30s %-14.8g exact %-14.8g (%+.3e) m^3\n", "volume (written nodes)", s.volume,
+              m.statistics.volume_exact, relative(s.volume, m.statistics.volume_exact));
+  std::printf("  %-30s %-14.6g\n", "min det J (Gauss points)", s.min_jacobian);
+  std::printf(" Output: %s\n", file.c_str());
+  std::fflush(stdout);
+}
+
 }  // namespace
 
 const char* const kMeshUsage =
-    R"(Usage: rebound mesh CASE [-o DIR] [--level K] [-q|--quiet | -v|--verbose]
+    R"(Usage: rebound mesh CASE [-o DIR] [--level K] [--inp FILE [--degree 1|2]]
+                   [-q|--quiet | -v|--verbose]
        mpirun -np N rebound mesh CASE [...]
 
 Builds the hexahedral FEM mesh of a sphere or capsule case on exact curved
@@ -98,13 +127,24 @@ DIR/mesh/summary.json, and prints the same as a table (-q: nothing). DIR default
 to results/<case name>. -v adds, on standard error, the case as read with every
 default filled and its hash, the derived quantities, the mesher's options, each
 stage's wall time and the files written with their sizes. See docs/MESHES.md.
+
+--inp FILE also writes the mesh as a CalculiX/Abaqus input deck (model data, no
+*STEP): C3D8 elements for --degree 1, C3D20 (vertices and edge midpoints as the
+p = 2 FEM places them) for --degree 2 (default: the case's fem.degree), *EQUATION
+constraints for the hanging nodes, the contact surface SCONTACT (boundary faces
+within 2 a_max of P), the material and the case's initial velocity. See
+docs/FEM.md and bench/calculix_hertz.py.
 )";
 
 int command_mesh(const std::vector<std::string>& arguments) {
-  const Arguments args("mesh", arguments, {"--quiet"}, {"-o", "--level"}, kMeshUsage);
+  const Arguments args("mesh", arguments, {"--quiet"}, {"-o", "--level", "--inp", "--degree"},
+                       kMeshUsage);
   if (args.help()) return 0;
   Verbose verbose(args, "mesh");
   const int extra_levels = args.integer("--level", 0, 4).value_or(0);
+  const std::optional<std::string> inp_file = args.option("--inp");
+  const std::optional<int> inp_degree = args.integer("--degree", 1, 2);
+  if (inp_degree && !inp_file) throw UsageError("option --degree needs --inp FILE");
   // Everything that can reject the input happens before MPI starts (exit status 2).
   const cases::Case c = cases::load_case(args.case_file());
   verbose.resolved_case(c);
@@ -152,6 +192,9 @@ int command_mesh(const std::vector<std::string>& arguments) {
     if (!args.flag("--quiet")) print_table(c, mesh.statistics, directory + "/" + file);
     std::fflush(stdout);
   }
+  if (inp_file)
+    write_inp_file(c, mesh, *inp_file, inp_degree.value_or(c.fem.degree), root,
+                   !args.flag("--quiet"));
   verbose.stage("mesh and summary written");
   verbose.files(directory);
   verbose.total();

@@ -22,6 +22,7 @@
 
 #include <Eigen/Dense>
 #include <array>
+#include <iosfwd>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -188,5 +189,49 @@ nlohmann::json to_json(const MeshStatistics& s);
 // The mesh's own mass properties in the form of cases/derived.h, for
 // cases::derive(c, mass_properties(...)) (lambda, theta and m of the discrete body).
 cases::MassProperties mass_properties(const MeshStatistics& s, const Placement& placement);
+
+// ---- Abaqus/CalculiX input deck of the body (meshes/abaqus_inp.cpp, docs/FEM.md) ----
+//
+// The mesh as model data for CalculiX (ccx) or Abaqus: *NODE, *ELEMENT (C3D8 for degree 1: the 8
+// vertices; C3D20 for degree 2: the vertices and the edge midpoints placed by MappingQ(2), as the
+// FEM places them), *EQUATION constraints tying every hanging node to the nodes of the coarse face
+// or edge it lies on (bilinear for C3D8, the 8-node serendipity face for C3D20), the sets below,
+// *MATERIAL/*SOLID SECTION from the case and *INITIAL CONDITIONS, TYPE=VELOCITY with the case's
+// rigid-body velocity (v_G + omega x (x - G), as `rebound fem` starts). No *STEP: the plane, the
+// contact and the analysis are the user's (bench/calculix_hertz.py is a complete example).
+// Hanging nodes are placed at the constraint's interpolation of their masters, so the geometry is
+// the isoparametric, conforming interpolant of itself as in the FEM (for C3D8 it is exactly the
+// p = 1 FEM's geometry; C3D20 has no face or cell centre node, so it differs from the p = 2 FEM's
+// Q2 geometry by the serendipity interpolation of those points).
+//
+// Names: NSET NALL (all nodes), NHANG (hanging nodes), NP (the node at P), NCONTACT (nodes of the
+// contact surface); ELSET EALL; SURFACE SCONTACT (TYPE=ELEMENT): the boundary faces of the touching
+// cap whose centre lies within contact_surface_radius of P; MATERIAL BODY.
+struct InpOptions {
+  unsigned int degree = 1;            // 1: C3D8, 2: C3D20
+  double contact_surface_radius = 0;  // m; 0: 2 a_max (the Hertz contact radius)
+};
+
+struct InpSummary {
+  unsigned int degree = 1;
+  std::string element_type;  // "C3D8" or "C3D20"
+  unsigned long long nodes = 0, elements = 0;
+  unsigned long long hanging_nodes = 0, equations = 0;  // equations = 3 hanging_nodes
+  unsigned long long contact_faces = 0, contact_nodes = 0;
+  unsigned long long contact_hanging_nodes = 0;  // hanging nodes among NCONTACT
+  double contact_surface_radius = 0;             // m
+  double volume = 0;        // sum of the element volumes from the written nodes (Gauss 3^3), m^3
+  double min_jacobian = 0;  // smallest det J over the elements' Gauss points (> 0 or it throws)
+};
+
+// Writes the deck to `out`. The triangulation must live on one MPI rank (build the mesh on
+// MPI_COMM_SELF). Throws std::invalid_argument for a bad degree or a parallel mesh, and
+// std::runtime_error if an element would have a non-positive Jacobian or the hanging-node
+// constraints found from two coarse faces disagree.
+InpSummary write_inp(const cases::Case& c, const Mesh& mesh, const InpOptions& options,
+                     std::ostream& out);
+// The same into `file` (written to a temporary and renamed).
+InpSummary write_inp(const cases::Case& c, const Mesh& mesh, const InpOptions& options,
+                     const std::string& file);
 
 }  // namespace rebound::meshes
