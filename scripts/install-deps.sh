@@ -17,6 +17,8 @@ packages=(
   # unpacked into the build tree by scripts/paraview-python.sh (docs/PARAVIEW.md). Xvfb gives
   # Debian's X-only ParaView a display.
   paraview xvfb
+  # qemu-user: the FEM tests on an emulated older CPU without AVX (tests/CMakeLists.txt)
+  qemu-user
   # CalculiX 2.20, the peer FEM code of bench/calculix_hertz.py (docs/FEM.md)
   calculix-ccx
 )

@@ -1,0 +1,158 @@
+#!/usr/bin/env python3
+"""Two separating experiments on the FEM of the stick-slip range: beta -> 0 and the impact speed.
+
+An elastic body on a rigid plane has Dundurs' beta = (1 - 2 nu) / (2 (1 - nu)): 0.286 at
+nu = 0.3, 0.0196 at nu = 0.49. The uncoupled models (the MDR bed, the half-space model with
+beta = 0) say Psi2 depends on Psi1 (Maw's variable, which contains nu) only; the coupled half-space
+model says Psi2 moves with beta/mu. This script runs the FEM (p = 2, the default mesh of
+cases/sphere-lai-psi2.json, `mpirun -np RANKS rebound fem`) on the Table 6.1 sphere at
+nu = 0.3, 0.4, 0.45, 0.49 and Psi1 = 0.5, 1, 2, 4 (mu = 0.1, same E, rho, v_n), and beside each
+run the lumped models on the same case: Lai, MDR, the half-space model with beta = 0 and with
+the coupling. If the coupling is what separates the FEM from the uncoupled models, the FEM's
+Psi2 approaches MDR's as nu -> 1/2 and tracks the coupled half-space model on the way.
+
+--speed LIST runs the same at other normal impact speeds (m/s; default 0.5, the case's). The
+lumped and half-space models are quasi-static and rate-independent in Hertz's scaling: their Psi2
+does not depend on the speed. The FEM's elastic waves do (the contact lasts t_c ~ v^(-1/5), the
+body's wave transit times are fixed), so what the FEM's Psi2 keeps from the speed is dynamics.
+The mesh follows a_max ~ v^(2/5), so every speed has the same contact resolution.
+
+Examples (the commands docs/FEM.md quotes):
+  python3 scripts/stick_slip_variants.py --nu 0.3,0.4,0.45,0.49 --out results/stick-slip-beta
+  python3 scripts/stick_slip_variants.py --speed 0.5,0.158,0.05 --psi1 1,2 \
+      --out results/stick-slip-speed
+
+Writes OUT/nu<nu>-v<speed>-psi1-<psi1>/{case.json, fem/summary.json, lumped/<model>.json}, OUT/variants.csv
+and OUT/variants.md (the table docs/FEM.md quotes). A finished FEM run (its summary.json with the
+same case) is reused. About 20 min on 2 cores (the nu = 0.49 runs take 3.6x the steps of
+nu = 0.3: the pressure wave is that much faster).
+"""
+import argparse
+import csv
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+MODELS = [
+    ("lai", {"model": "lai"}),
+    ("mdr", {"model": "mdr"}),
+    ("halfspace-beta0", {"model": "halfspace", "dundurs_coupling": False}),
+    ("halfspace-beta", {"model": "halfspace", "dundurs_coupling": True}),
+]
+
+
+def write_json(path, data):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w") as f:
+        json.dump(data, f, indent=2)
+        f.write("\n")
+
+
+def read_json(path):
+    with open(path) as f:
+        return json.load(f)
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--out", default=os.path.join(ROOT, "results", "stick-slip-beta"))
+    p.add_argument("--rebound", default=os.path.join(ROOT, "build", "bin", "rebound"))
+    p.add_argument("--ranks", type=int, default=2)
+    p.add_argument("--nu", default="0.3")
+    p.add_argument("--speed", default="0.5", help="normal impact speeds, m/s")
+    p.add_argument("--psi1", default="0.5,1,2,4")
+    p.add_argument("--degree", type=int, default=2)
+    p.add_argument("--no-fem", action="store_true", help="the lumped models only")
+    args = p.parse_args()
+    os.environ.setdefault("OMPI_ALLOW_RUN_AS_ROOT", "1")
+    os.environ.setdefault("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
+    mpi = ["mpirun", "-np", str(args.ranks)] if args.ranks > 1 else []
+    base = read_json(os.path.join(ROOT, "cases", "sphere-lai-psi2.json"))
+    rows, failed = [], False
+    combinations = [(nu, speed, psi1) for nu in [float(x) for x in args.nu.split(",")]
+                    for speed in [float(x) for x in args.speed.split(",")]
+                    for psi1 in [float(x) for x in args.psi1.split(",")]]
+    for nu, speed, psi1 in combinations:
+        name = f"nu{nu:g}-v{speed:g}-psi1-{psi1:g}"
+        folder = os.path.join(args.out, name)
+        case = json.loads(json.dumps(base))
+        case["name"] = f"stick-slip-variant-{name}"
+        case["description"] = (f"Table 6.1 sphere with nu = {nu:g}, v_n = {speed:g} m/s at "
+                               f"Psi1 = {psi1:g} "
+                               "(scripts/stick_slip_variants.py)")
+        case["material"]["poisson_ratio"] = nu
+        case["impact"]["psi1"] = psi1
+        case["impact"]["normal_speed"] = speed
+        case["fem"] = {"degree": args.degree}
+        case_path = os.path.join(folder, "case.json")
+        summary_path = os.path.join(folder, "fem", "summary.json")
+        fem = None
+        if os.path.exists(summary_path) and os.path.exists(case_path) and \
+                read_json(case_path) == case:
+            fem = read_json(summary_path)
+        elif not args.no_fem:
+            write_json(case_path, case)
+            cmd = mpi + [args.rebound, "fem", case_path, "-o", folder, "-q", "--frames", "0"]
+            print("+ " + " ".join(cmd), file=sys.stderr, flush=True)
+            status = subprocess.call(cmd)
+            if status == 130:
+                sys.exit("interrupted: rerun to continue from the finished runs")
+            failed |= status != 0
+            if os.path.exists(summary_path):
+                fem = read_json(summary_path)
+        write_json(case_path, case)
+        row = {"nu": nu, "beta": (1 - 2 * nu) / (2 * (1 - nu)), "normal_speed_m_per_s": speed,
+               "psi1": psi1}
+        for label, model in MODELS:
+            path = os.path.join(folder, "lumped", label + ".json")
+            if not os.path.exists(path):
+                c = json.loads(json.dumps(case))
+                c["lumped"] = model
+                c.pop("fem")
+                with tempfile.TemporaryDirectory() as tmp:
+                    write_json(os.path.join(tmp, "case.json"), c)
+                    text = subprocess.run(
+                        [args.rebound, "lumped", os.path.join(tmp, "case.json"), "--json",
+                         "--no-plots", "-o", tmp], check=True, capture_output=True,
+                        text=True).stdout
+                write_json(path, json.loads(text))
+            lumped = read_json(path)
+            row[f"psi2_{label}"] = lumped["psi2"]
+            row[f"e_{label}"] = lumped["e_newton"]
+        row["psi2_fem"] = fem["psi2"] if fem else None
+        row["e_fem"] = fem["e_newton"] if fem else None
+        row["fem_steps"] = fem.get("steps") if fem else None
+        row["fem_wall_time_s"] = fem.get("wall_time") if fem else None
+        rows.append(row)
+    with open(os.path.join(args.out, "variants.csv"), "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=list(rows[0]))
+        w.writeheader()
+        w.writerows(rows)
+    f2 = lambda x, d=3: "—" if x is None else f"{x:+.{d}f}"
+    lines = ["# Psi2 by Poisson's ratio (Dundurs' beta) and impact speed, FEM p = 2 on the "
+             "default mesh", "",
+             "Generated by `python3 scripts/stick_slip_variants.py " + " ".join(sys.argv[1:]) + "`.",
+             "", "| ν | β | v_n (m/s) | Ψ₁ | Lai | MDR | half-space β = 0 | half-space β | FEM | FEM − MDR |"
+             " FEM − half-space β | e FEM | e half-space β |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    for r in rows:
+        fem = r["psi2_fem"]
+        lines.append(
+            f"| {r['nu']:g} | {r['beta']:.4f} | {r['normal_speed_m_per_s']:g} | {r['psi1']:g} | {f2(r['psi2_lai'])} | "
+            f"{f2(r['psi2_mdr'])} | {f2(r['psi2_halfspace-beta0'])} | "
+            f"{f2(r['psi2_halfspace-beta'])} | {f2(fem)} | "
+            f"{f2(fem - r['psi2_mdr'] if fem is not None else None)} | "
+            f"{f2(fem - r['psi2_halfspace-beta'] if fem is not None else None)} | "
+            f"{'—' if r['e_fem'] is None else format(r['e_fem'], '.5f')} | "
+            f"{r['e_halfspace-beta']:.5f} |")
+    with open(os.path.join(args.out, "variants.md"), "w") as f:
+        f.write("\n".join(lines) + "\n")
+    print("\n".join(lines))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
