@@ -1,10 +1,14 @@
 // The FEM (issue 5): lumped mass, patch test, free flight, frictionless and Hertz impacts,
 // friction, the command line, and (under mpirun -np 2) equality with the serial run.
+#if defined(__x86_64__)
+#include <cpuid.h>
+#endif
 #include <deal.II/base/mpi.h>
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -205,6 +209,34 @@ TEST(ElasticOperator, EnvironmentChoosesTheWidthOrIsRefused) {
   unsetenv("REBOUND_SIMD_LANES");
   EXPECT_EQ(rebound::fem::default_lanes(), rebound::fem::available_lanes().back());
   if (saved) setenv("REBOUND_SIMD_LANES", restore.c_str(), 1);
+}
+
+// The widths follow the CPU the program runs on, read here with the CPUID instruction itself
+// (not the library's __builtin_cpu_supports): 2 lanes (SSE2) on every x86-64 CPU, 4 lanes exactly
+// when the CPU has AVX2 and FMA and the AVX2 module was built. The CTest fem.older_cpu runs this
+// under `qemu-x86_64 -cpu Nehalem` (no AVX): only 1 and 2 may be offered there, and the FEM must
+// run on them.
+TEST(ElasticOperator, WidthsFollowTheCpu) {
+  const std::vector<unsigned int> lanes = rebound::fem::available_lanes();
+  const auto has = [&](unsigned int n) {
+    return std::find(lanes.begin(), lanes.end(), n) != lanes.end();
+  };
+  EXPECT_TRUE(has(1));
+#if defined(__x86_64__)
+  EXPECT_TRUE(has(2));
+  unsigned int eax = 0, ebx = 0, ecx = 0, edx = 0;
+  ASSERT_TRUE(__get_cpuid(1, &eax, &ebx, &ecx, &edx));
+  const bool fma = ecx & bit_FMA;
+  const bool avx2 = __get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx) && (ebx & bit_AVX2);
+#if defined(REBOUND_TEST_AVX2_MODULE)
+  EXPECT_EQ(has(4), avx2 && fma) << "AVX2 " << avx2 << ", FMA " << fma;
+#else
+  EXPECT_FALSE(has(4)) << "4 lanes offered without the AVX2 module";
+#endif
+  std::printf("CPUID: AVX2 %d, FMA %d; widths offered:", int(avx2), int(fma));
+  for (unsigned int n : lanes) std::printf(" %u", n);
+  std::printf("\n");
+#endif
 }
 
 INSTANTIATE_TEST_SUITE_P(Degrees, FemDegree, ::testing::Values(1, 2));
