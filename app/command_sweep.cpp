@@ -162,6 +162,7 @@ int command_sweep(const std::vector<std::string>& arguments) {
   const int threads = args.integer("--threads", 1, 256)
                           .value_or(std::max(1, int(std::thread::hardware_concurrency())));
   const cases::Case base = cases::load_case(args.case_file());
+  if (fem) cases::require_fem_target(base);  // the FEM models the rigid plane only
   verbose.resolved_case(base);
   verbose.derived(base, cases::derive(base));
   // Validate both ends before running (bad ranges are bad input, exit 2).

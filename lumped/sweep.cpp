@@ -42,7 +42,8 @@ void set_swept_value(cases::Case& c, const cases::Case& base, SweepVariable vari
         throw cases::CaseError(c.source, where, "value " + std::to_string(value) + " < 0");
       c.impact.tangential_speed =
           base.impact.normal_speed * value /
-          cases::psi_scale(base.material.poisson_ratio, base.contact.friction);
+          cases::psi_scale(cases::contact_pair(base.material, base.target).poisson_ratio,
+                           base.contact.friction);
       break;
     }
     case SweepVariable::incidence_angle: {

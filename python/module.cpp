@@ -282,6 +282,11 @@ PYBIND11_MODULE(_rebound, m) {
       .def_readonly("mass", &cases::Body::mass)
       .def_readonly("radius_of_gyration", &cases::Body::radius_of_gyration)
       .def_readonly("contact_offset", &cases::Body::contact_offset);
+  py::class_<cases::Target>(m, "Target", "target section of a case (SI)")
+      .def_property_readonly("type", [](const cases::Target& t) { return to_string(t.type); })
+      .def_readonly("young_modulus", &cases::Target::young_modulus, "elastic_halfspace only")
+      .def_readonly("poisson_ratio", &cases::Target::poisson_ratio, "elastic_halfspace only")
+      .def_readonly("density", &cases::Target::density, "elastic_halfspace, optional (None)");
   py::class_<cases::Material>(m, "Material", "material section of a case (SI)")
       .def_readonly("young_modulus", &cases::Material::young_modulus)
       .def_readonly("poisson_ratio", &cases::Material::poisson_ratio)
