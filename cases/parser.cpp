@@ -490,12 +490,8 @@ void read_lumped(const ObjectReader& top, Problems& problems, LumpedOptions& o) 
       {"model", "normal_law", "lambda", "theta", "theta_deg", "restitution",
        "restitution_calibration", "impulse_ratio", "relative_tolerance", "euler_step", "frames",
        "springs", "cells", "time_steps", "dundurs_coupling"});
-  const bool model_ok = problems.step([&] {
-    o.model = lumped.choice("model",
-                            {"lai", "uncoupled", "uncoupled-euler", "mdr", "halfspace", "newton",
-                             "poisson", "stronge", "smith", "brach"},
-                            std::string("lai"));
-  });
+  const bool model_ok = problems.step(
+      [&] { o.model = lumped.choice("model", lumped_model_names(), std::string("lai")); });
   const bool law_ok = problems.step([&] {
     o.normal_law = lumped.choice(
         "normal_law", {"hertz", "hunt-crossley", "lankarani-nikravesh", "flores", "michalczyk"},
@@ -547,9 +543,7 @@ void read_lumped(const ObjectReader& top, Problems& problems, LumpedOptions& o) 
       [&] { o.dundurs_coupling = lumped.boolean("dundurs_coupling", o.dundurs_coupling); });
   if (!model_ok) return;
   // Keys of one model only: given for another model they would be silently ignored.
-  for (const auto& [key, model] :
-       {std::pair{"springs", "mdr"}, std::pair{"cells", "halfspace"},
-        std::pair{"time_steps", "halfspace"}, std::pair{"dundurs_coupling", "halfspace"}})
+  for (const auto& [key, model] : kModelOptions)
     if (lumped.has(key) && o.model != model)
       problems.add(std::string("lumped.") + key, std::string("is an option of model \"") + model +
                                                      "\", but the model is \"" + o.model + "\"");

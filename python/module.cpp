@@ -342,6 +342,20 @@ PYBIND11_MODULE(_rebound, m) {
         "A Case from a path, JSON text, a dict or a Case; raises CaseError.");
   m.def("lumped", &solve_lumped, py::arg("case"), py::arg("history") = true,
         "summary.json of `rebound lumped` as a dict, plus 'history': history.csv's columns.");
+  m.def(
+      "case_with_model",
+      [](const py::object& what, const std::string& model) {
+        return lumped::case_with_model(load_case_object(what), model);
+      },
+      py::arg("case"), py::arg("model"),
+      "The case with its lumped model set to `model` (a lumped.model or halfspace-beta0, as "
+      "`rebound sweep --models`), validated again; ValueError for an unknown name.");
+  m.def(
+      "sweep_model_name",
+      [](const py::object& what) { return lumped::model_name(load_case_object(what)); },
+      py::arg("case"),
+      "The case's own model as `rebound sweep --models` names it (lumped.model, or "
+      "halfspace-beta0 for the half-space model without the Dundurs coupling).");
   m.def("sweep", &run_sweep, py::arg("case"), py::arg("variable"), py::arg("values"),
         py::arg("threads") = 0, "One model's sweep: sweep.csv's columns (use rebound.sweep).");
   m.def(
