@@ -84,8 +84,8 @@ struct HertzScales {
   double contact_radius = 0;   // a_max, m
 };
 // tau_c / x_max of Hertz's normal impact x'' = -(4/3) x^{3/2}, x'(0) = 1:
-// 2 sqrt(pi) Gamma(7/5) / Gamma(9/10) = 2.943275... (often quoted as 2.9432; docs/THEORY.md sec.
-// 3).
+// 2 sqrt(pi) Gamma(7/5) / Gamma(9/10) = 2.943275... (often quoted as 2.9432;
+// docs/THEORY.md sec. 3).
 double hertz_duration_constant();
 
 HertzScales hertz_scales(double contact_modulus, double radius, double normal_mass,
@@ -170,10 +170,10 @@ std::vector<DerivedValue> derived_values(const Case& c, const Derived& d);
 // tangential spring held on the cone |eps| = C (-delta_n) while slipping (slip ratio exactly mu,
 // elastic normal impulse 2 cos(alpha)/(1 - lambda)): slip starts at once if tan(alpha) > C and
 // survives to separation if sgn(eps) delta_t' + C delta_n' > 0 there, i.e. tan(alpha) >
-// 2 mu (1 + lambda)/(1 - lambda) - C (docs/THEORY.md sec. 5 slip rule; the uncoupled-spring thesis,
-// Table T3.1 case a). `stick_limit` is the model's C (Lai's stick_limit(), or the uncoupled
-// model's); infinite when the contact always sticks. Maw's Psi1 of the threshold is psi_scale(nu,
-// mu) times this.
+// 2 mu (1 + lambda)/(1 - lambda) - C (docs/THEORY.md sec. 5 slip rule; the uncoupled-spring
+// thesis, Table T3.1 case a). `stick_limit` is the model's C (Lai's stick_limit(), or the
+// uncoupled model's); infinite when the contact always sticks. Maw's Psi1 of the threshold is
+// psi_scale(nu, mu) times this.
 double gross_slip_tan(double friction, double lambda, double stick_limit);
 
 // Lower stick limit C of Lai's model; returns +infinity when kappa mu^2 >= 1 (always stick) and

@@ -12,7 +12,8 @@
 
 namespace rebound::lumped {
 
-// A planar impact of a body on a rigid half-space, non-dimensionalised.
+// A planar impact of a body on a rigid half-space (or, through poisson_ratio and dundurs_beta, on
+// an elastic one), non-dimensionalised.
 struct Configuration {
   double lambda = 0;    // inertia coupling (seed 000 3.36)
   double theta = 0;     // rad, principal angle of N (3.33)
