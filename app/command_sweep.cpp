@@ -121,8 +121,9 @@ FEM models the rigid plane only):
   --resume           reuse the rows of DIR/sweep_fem.csv with the same case
                      description, swept value and level
 and writes
-  sweep_fem.csv      the columns of sweep.csv (phases empty) + status, level, dofs,
-                     cells, h_contact, time_step, steps, wall_time, ...; rewritten
+  sweep_fem.csv      the columns of sweep.csv up to error (phases empty, no model)
+                     + status, level, dofs, cells, h_contact, time_step, steps,
+                     wall_time, ...; rewritten
                      after every run, so Ctrl-C/SIGTERM (exit 130) keeps the
                      finished runs
   sweep_fem/<variable>_<value>/   each run's summary.json and history.csv
