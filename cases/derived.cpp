@@ -221,7 +221,10 @@ ContactPair contact_pair(const Material& body, const Target& target) {
   const Compliance two =
       target.rigid() ? Compliance{} : of(target.young_modulus, target.poisson_ratio);
   ContactPair p;
-  p.contact_modulus = 1 / (one.normal + two.normal);
+  // On the rigid plane E/(1 - nu^2) as computed before the elastic target (the same bits).
+  p.contact_modulus = target.rigid()
+                          ? body.young_modulus / (1 - body.poisson_ratio * body.poisson_ratio)
+                          : 1 / (one.normal + two.normal);
   p.shear_modulus = 1 / (one.tangential + two.tangential);
   p.stiffness_ratio = p.shear_modulus / p.contact_modulus;
   // k = 2(1 - nu)/(2 - nu)  <=>  nu = 2(1 - k)/(2 - k).
