@@ -22,6 +22,13 @@ void print_table(const cases::Case& c, const cases::Derived& d) {
   std::printf("  body: %s, material E = %.4g Pa, nu = %.4g, rho = %.4g kg/m^3, mu = %.4g\n",
               cases::to_string(c.body.shape), c.material.young_modulus, c.material.poisson_ratio,
               c.material.density, c.contact.friction);
+  if (c.target.rigid())
+    std::printf("  target: rigid plane\n");
+  else
+    std::printf(
+        "  target: elastic half-space, E = %.4g Pa, nu = %.4g (lumped and half-space "
+        "models only; not the FEM)\n",
+        c.target.young_modulus, c.target.poisson_ratio);
   std::printf(" Mass properties\n");
   line("mass m_B", d.body.mass, "kg");
   line("volume", d.body.volume, "m^3");
@@ -54,7 +61,11 @@ void print_table(const cases::Case& c, const cases::Derived& d) {
   line("tan alpha", std::tan(d.incidence_angle), "");
   if (std::isfinite(d.psi1)) line("Psi1", d.psi1, "");
   std::printf(" Lai's model (Lai 1999, sec. 5.1; docs/THEORY.md sec. 5)\n");
-  line("contact modulus E/(1-nu^2)", d.contact_modulus, "Pa");
+  line(c.target.rigid() ? "contact modulus E* = E/(1-nu^2)" : "contact modulus E* (pair)",
+       d.contact_modulus, "Pa");
+  line("contact shear modulus G*", d.pair.shear_modulus, "Pa");
+  if (!c.target.rigid()) line("contact Poisson ratio nu* (pair)", d.pair.poisson_ratio, "");
+  line("Dundurs beta", d.pair.dundurs_beta, "");
   line("kappa", d.kappa, "");
   if (d.always_stick)
     std::printf("  %-34s %s\n", "stick limit C", "none: kappa mu^2 >= 1, always sticks");

@@ -1,5 +1,5 @@
 // rebound sweep CASE --psi1 START:STOP:COUNT | --incidence DEG... | --friction ... [-o DIR]
-//                    [--fem K [--level L] [--reference FILE] [--resume]]
+//                    [--models LIST] [--fem K [--level L] [--reference FILE] [--resume]]
 // The lumped sweep runs in the light `rebound` and draws DIR/plots/ (unless --no-plots); with
 // --fem the whole command is handed over to rebound-fem, which adds FEM runs at K of the points
 // (sweep_fem.csv) and draws them into the same plots.
@@ -61,7 +61,7 @@ lumped::SweepRange parse_range(const std::string& option, const std::string& tex
 
 const char* const kSweepUsage =
     R"(Usage: rebound sweep CASE (--psi1 | --incidence | --friction) START:STOP:COUNT
-                     [-o DIR] [--threads N] [-q|--quiet | -v|--verbose]
+                     [--models LIST] [-o DIR] [--threads N] [-q|--quiet | -v|--verbose]
                      [--no-plots] [--json]
                      [--fem K [--level L] [--frames N] [--reference FILE]
                       [--resume]]
@@ -81,19 +81,39 @@ Lai (1999), ch. 5-6.
                 incidence_angle columns are in radians, like every angle in
                 the outputs
   --friction    Coulomb mu (>= 0)
+  --models LIST  comma-separated lumped models to sweep one after the other
+                (default: the case's lumped.model), e.g. lai,mdr,halfspace,
+                halfspace-beta0: any lumped.model (lai, uncoupled,
+                uncoupled-euler, mdr, halfspace, newton, poisson, stronge,
+                smith, brach; halfspace with the Dundurs coupling) and
+                halfspace-beta0, the half-space model with dundurs_coupling
+                false (Dundurs' beta = 0); each is set into the case (other
+                models' options dropped) and validated as a case file is (an
+                unknown name: exit 2 with the list). sweep.csv has one
+                block of rows per model, named in its last column "model"; the
+                table, --json and the plots show every model
 and draws (scripts/plots.py with the first of $REBOUND_PYTHON, /usr/bin/python3
 and python3 on PATH that has matplotlib; a warning without one):
-  plots/psi2_vs_psi1.png     Psi2 vs Psi1: the lumped curve (and FEM points,
-                     reference points), the rigid-body gross-slip line
-                     Psi2 = Psi1 - 4 chi
+  plots/psi2_vs_psi1.png     Psi2 vs Psi1: one lumped curve per model (and FEM
+                     points, reference points), the rigid-body gross-slip
+                     line Psi2 = Psi1 - 4 chi
   plots/e_vs_<variable>.png  e_newton, e_poisson, e_stronge and the tangential
                      coefficient vs the swept variable (psi1, incidence_angle in
-                     degrees, friction)
+                     degrees, friction); with several models, e_newton and the
+                     tangential coefficient per model
+  with --incidence also
+  plots/tangential_cor_vs_incidence.png  the tangential coefficient of the
+                     centre's velocity vs the incidence angle (degrees), per model
+  plots/spin_vs_incidence.png  the final spin vs the incidence angle
+                     (degrees), per model
   --no-plots         no PNG
 
 With --fem K (0 <= K <= COUNT) the FEM (as `rebound fem`, also under mpirun) then
 runs at K of the points, evenly spread (first and last included; K = 1: the middle
-point), one after the other with a line per finished run and an ETA:
+point), once whatever --models says (the FEM has no lumped model; each finished
+run's line shows the first model's Psi2 beside it), one after the other with a
+line per finished run and an ETA (a case with an elastic target is refused: the
+FEM models the rigid plane only):
   --level L          extra uniform refinements of the FEM mesh (default 0)
   --frames N         VTK frames per FEM run (default 0)
   --reference FILE   CSV with columns psi1,psi2 (header row): reference points for
@@ -101,8 +121,9 @@ point), one after the other with a line per finished run and an ETA:
   --resume           reuse the rows of DIR/sweep_fem.csv with the same case
                      description, swept value and level
 and writes
-  sweep_fem.csv      the columns of sweep.csv (phases empty) + status, level, dofs,
-                     cells, h_contact, time_step, steps, wall_time, ...; rewritten
+  sweep_fem.csv      the columns of sweep.csv up to error (phases empty, no model)
+                     + status, level, dofs, cells, h_contact, time_step, steps,
+                     wall_time, ...; rewritten
                      after every run, so Ctrl-C/SIGTERM (exit 130) keeps the
                      finished runs
   sweep_fem/<variable>_<value>/   each run's summary.json and history.csv
@@ -114,7 +135,7 @@ See docs/PAIR.md.
 int command_sweep(const std::vector<std::string>& arguments) {
   const Arguments args("sweep", arguments, {"--quiet", "--resume", "--no-plots", "--json"},
                        {"--psi1", "--incidence", "--friction", "-o", "--threads", "--fem",
-                        "--level", "--frames", "--reference"},
+                        "--level", "--frames", "--reference", "--models"},
                        kSweepUsage);
   if (args.help()) return 0;
   Verbose verbose(args, "sweep");
@@ -161,12 +182,30 @@ int command_sweep(const std::vector<std::string>& arguments) {
   const char* unit = degrees ? " (deg)" : "";
   const int threads = args.integer("--threads", 1, 256)
                           .value_or(std::max(1, int(std::thread::hardware_concurrency())));
+  std::vector<std::string> model_names;
+  if (const auto list = args.option("--models")) {
+    try {
+      model_names = lumped::parse_model_list(*list);
+    } catch (const std::invalid_argument& error) {
+      throw UsageError(std::string("option --models is ") + error.what());
+    }
+  }
   const cases::Case base = cases::load_case(args.case_file());
+  if (fem) cases::require_fem_target(base);  // the FEM models the rigid plane only
   verbose.resolved_case(base);
   verbose.derived(base, cases::derive(base));
+  // The case of each model (the case's own without --models), validated as a case file is.
+  std::vector<std::pair<std::string, cases::Case>> models;
+  if (model_names.empty()) models.emplace_back(lumped::model_name(base), base);
+  for (const std::string& name : model_names)
+    models.emplace_back(name, lumped::case_with_model(base, name));
   // Validate both ends before running (bad ranges are bad input, exit 2).
-  lumped::case_at(base, range.variable, range.start);
-  lumped::case_at(base, range.variable, range.stop);
+  for (const auto& [name, c] : models) {
+    lumped::case_at(c, range.variable, range.start);
+    lumped::case_at(c, range.variable, range.stop);
+  }
+  std::string model_list;
+  for (const auto& [name, c] : models) model_list += (model_list.empty() ? "" : ",") + name;
   const std::string directory = output_directory(args.option("-o"), base.name);
   const bool json = args.flag("--json");
   const bool quiet = args.flag("--quiet") || json;
@@ -214,70 +253,98 @@ int command_sweep(const std::vector<std::string>& arguments) {
   verbose.set_root(root);
   verbose.say(format_number(range.count, "%.0f") + " values of " +
               lumped::to_string(range.variable) + " from " + format_number(range.start, "%.10g") +
-              " to " + format_number(range.stop, "%.10g") + (degrees ? " rad" : "") + ", model " +
-              base.lumped.model + " (normal law " + base.lumped.normal_law + "), " +
+              " to " + format_number(range.stop, "%.10g") + (degrees ? " rad" : "") + ", models " +
+              model_list + " (normal law " + base.lumped.normal_law + "), " +
               std::to_string(threads) + " threads");
   verbose.stage("read the case and checked the range");
-  const auto rows = lumped::run_sweep(base, range, threads);
-  verbose.stage("lumped sweep solved");
+  std::vector<lumped::ModelSweep> sweeps;
+  for (const auto& [name, c] : models) {
+    sweeps.push_back({name, lumped::run_sweep(c, range, threads)});
+    verbose.stage("lumped sweep solved for model " + name);
+  }
   const std::string path = (std::filesystem::path(directory) / "sweep.csv").string();
-  if (root) observables::write_file_atomically(path, lumped::sweep_csv(range, rows));
+  if (root) observables::write_file_atomically(path, lumped::sweep_csv(range, sweeps));
   verbose.stage("sweep.csv written");
   int failures = 0;
-  for (const auto& row : rows) failures += !row.error.empty();
+  for (const auto& sweep : sweeps)
+    for (const auto& row : sweep.rows) failures += !row.error.empty();
+  const int points_total = range.count * int(sweeps.size());
   if (root && !quiet) {
-    std::printf("%s: %s sweep from %g to %g%s, %d points, model %s, %d threads\n",
+    std::printf("%s: %s sweep from %g to %g%s, %d points, model%s %s, %d threads\n",
                 base.name.c_str(), lumped::to_string(range.variable), shown_value(range.start),
                 shown_value(range.stop), degrees ? " degrees" : "", range.count,
-                base.lumped.model.c_str(), threads);
+                sweeps.size() > 1 ? "s" : "", model_list.c_str(), threads);
     const std::string column =
         std::string(degrees ? "incidence" : lumped::to_string(range.variable)) + unit;
-    std::printf("  %16s %10s %10s %10s %12s %12s %s\n", column.c_str(), "Psi1", "Psi2", "e",
-                "gamma_t", "gamma_n", "phases");
-    const int shown = std::min(range.count, 25);
-    for (int k = 0; k < shown; ++k) {
-      const int i = shown == 1 ? 0 : int(std::lround(double(k) * (range.count - 1) / (shown - 1)));
-      const auto& row = rows[i];
-      if (!row.error.empty()) {
-        std::printf("  %16.6g  error: %s\n", shown_value(row.value), row.error.c_str());
-        continue;
+    // The tangential coefficient and the final spin: summary_scalar_keys() by name.
+    const auto& keys = observables::summary_scalar_keys();
+    const auto index = [&keys](const char* key) {
+      return std::size_t(std::find(keys.begin(), keys.end(), key) - keys.begin());
+    };
+    const std::size_t psi1 = index("psi1"), psi2 = index("psi2"), e = index("e_newton"),
+                      cor = index("tangential_cor"), spin = index("spin_final");
+    const auto scalar = [](const lumped::SweepPoint& row, std::size_t k) {
+      return k < row.scalars.size() ? row.scalars[k] : NAN;
+    };
+    for (const auto& sweep : sweeps) {
+      if (sweeps.size() > 1) std::printf(" model %s\n", sweep.model.c_str());
+      std::printf("  %16s %10s %10s %10s %10s %12s %12s %12s %s\n", column.c_str(), "Psi1", "Psi2",
+                  "e", "e_t", "spin (rad/s)", "gamma_t", "gamma_n", "phases");
+      const int shown = std::min(range.count, 25);
+      for (int k = 0; k < shown; ++k) {
+        const int i =
+            shown == 1 ? 0 : int(std::lround(double(k) * (range.count - 1) / (shown - 1)));
+        const auto& row = sweep.rows[i];
+        if (!row.error.empty()) {
+          std::printf("  %16.6g  error: %s\n", shown_value(row.value), row.error.c_str());
+          continue;
+        }
+        std::printf("  %16.6g %10.5f %10.5f %10.6f %10.6f %12.6g %12.6g %12.6g %s\n",
+                    shown_value(row.value), scalar(row, psi1), scalar(row, psi2), scalar(row, e),
+                    scalar(row, cor), scalar(row, spin), row.gamma_t, row.gamma_n,
+                    row.phases.c_str());
       }
-      std::printf("  %16.6g %10.5f %10.5f %10.6f %12.6g %12.6g %s\n", shown_value(row.value),
-                  row.scalars[0], row.scalars[1], row.scalars[4], row.gamma_t, row.gamma_n,
-                  row.phases.c_str());
+      if (shown < range.count) std::printf("  (%d of %d rows shown)\n", shown, range.count);
     }
-    if (shown < range.count) std::printf("  (%d of %d rows shown)\n", shown, range.count);
     std::printf("  written to %s%s\n", path.c_str(), degrees ? " (angles in radians)" : "");
     std::fflush(stdout);
   }
   if (root && json) {
     // The rows of sweep.csv as JSON for scripts: the swept value (rad for angles) and the summary
-    // scalars (null where undefined), the phases and the error of each point.
+    // scalars (null where undefined), the phases, the error and the model of each point.
     nlohmann::json points = nlohmann::json::array();
+    nlohmann::json names = nlohmann::json::array();
     const auto& keys = observables::summary_scalar_keys();
-    for (const auto& row : rows) {
-      nlohmann::json point = {{lumped::to_string(range.variable), row.value}};
-      for (std::size_t k = 0; k < keys.size() && k < row.scalars.size(); ++k)
-        point[keys[k]] = observables::finite_or_null(row.scalars[k]);
-      point["phases"] = row.phases;
-      point["error"] = row.error;
-      points.push_back(point);
+    for (const auto& sweep : sweeps) {
+      names.push_back(sweep.model);
+      for (const auto& row : sweep.rows) {
+        nlohmann::json point = {{lumped::to_string(range.variable), row.value}};
+        for (std::size_t k = 0; k < keys.size() && k < row.scalars.size(); ++k)
+          point[keys[k]] = observables::finite_or_null(row.scalars[k]);
+        point["phases"] = row.phases;
+        point["error"] = row.error;
+        point["model"] = sweep.model;
+        points.push_back(point);
+      }
     }
     std::cout << nlohmann::json{{"case", base.name},
                                 {"variable", lumped::to_string(range.variable)},
+                                {"models", names},
                                 {"points", points}}
                      .dump(2)
               << "\n";
   }
   if (root && failures > 0)
     std::fprintf(stderr, "rebound sweep: %d of %d points failed (see the error column)\n", failures,
-                 range.count);
+                 points_total);
   int status = failures > 0 ? 1 : 0;
 
 #if defined(REBOUND_HEAVY)
   if (fem) {
     if (fem_options.count > 0) {
-      const studies::FemSweepResult points = studies::run_fem_sweep(base, range, rows, fem_options);
+      // The FEM points once, whatever the models; their lines show the first model's Psi2.
+      const studies::FemSweepResult points =
+          studies::run_fem_sweep(base, range, sweeps.front().rows, fem_options);
       verbose.stage("FEM runs at " + std::to_string(points.total) + " points");
       if (points.interrupted) {
         if (root)

@@ -35,6 +35,22 @@ struct Material {
   std::optional<double> yield_stress = std::nullopt;
 };
 
+// What the body strikes: a rigid plane (the default) or an elastic half-space (the lumped and
+// half-space models only; the FEM keeps the rigid plane, fem_target_problem()). The half-space
+// is infinitely massive: only its elastic constants enter, through cases::contact_pair()
+// (cases/derived.h); its density is optional and informative.
+enum class TargetType { rigid_plane, elastic_halfspace };
+
+const char* to_string(TargetType type);
+
+struct Target {
+  TargetType type = TargetType::rigid_plane;
+  double young_modulus = 0;       // Pa, elastic_halfspace only
+  double poisson_ratio = 0;       // elastic_halfspace only
+  std::optional<double> density;  // kg/m^3, elastic_halfspace only, optional
+  bool rigid() const { return type == TargetType::rigid_plane; }
+};
+
 struct Contact {
   double friction = 0;  // Coulomb coefficient mu
 };
@@ -53,6 +69,24 @@ struct Impact {
 // unbounded damping (D -> 1/e) and a contact that never ends (28 Hertz durations at e = 0.001,
 // the body creeping out at the speed e).
 constexpr double kMinimumCalibratedRestitution = 1e-3;
+
+// The values of lumped.model.
+inline const std::vector<std::string>& lumped_model_names() {
+  static const std::vector<std::string> names = {
+      "lai",    "uncoupled", "uncoupled-euler", "mdr",   "halfspace",
+      "newton", "poisson",   "stronge",         "smith", "brach"};
+  return names;
+}
+// Keys of "lumped" that are options of one model only (given for another model they would be
+// silently ignored, so the parser refuses them there).
+struct ModelOption {
+  const char* key;
+  const char* model;
+};
+inline constexpr ModelOption kModelOptions[] = {{"springs", "mdr"},
+                                                {"cells", "halfspace"},
+                                                {"time_steps", "halfspace"},
+                                                {"dundurs_coupling", "halfspace"}};
 
 // Options of the lumped models (owned by the lumped module; parsed and range-checked here).
 struct LumpedOptions {
@@ -94,7 +128,7 @@ struct Case {
   std::string source;  // file the case was read from ("<string>" when parsed from text)
   Body body;
   Material material;
-  std::string target = "rigid_plane";
+  Target target;
   Contact contact;
   Impact impact;
   LumpedOptions lumped;
@@ -143,11 +177,20 @@ bool is_json_schema_file(const std::string& path);
 Case parse_case(const std::string& text, const std::string& source = "<string>");
 Case parse_case(const nlohmann::json& document, const std::string& source);
 
+// Why the FEM cannot run the case (its target is not the rigid plane the FEM models), naming
+// target.type, the value and what the FEM supports; empty when it can. The FEM commands (fem,
+// pair, refine, sweep --fem, mesh) refuse such a case up front with require_fem_target().
+std::string fem_target_problem(const Case& c);
+// Throws CaseError(c.source, "target.type", fem_target_problem(c)) when that is not empty.
+void require_fem_target(const Case& c);
+
 // Approach velocity of P in (t, n): (v_t, v_n) with v_n < 0.
 double incidence_angle(const Impact& impact);  // alpha = atan(v_t / -v_n)
 double approach_speed(const Impact& impact);   // |v_P|
 
 // Maw's non-dimensional incidence scale: Psi = 2(1-nu)/(mu(2-nu)) tan(alpha) (Lai 1999, eq. 5.63).
+// nu is the contact's Poisson ratio: the body's on a rigid plane, the pair's effective one
+// (ContactPair::poisson_ratio, cases/derived.h) on an elastic target.
 double psi_scale(double poisson_ratio, double friction);
 
 }  // namespace rebound::cases

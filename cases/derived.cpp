@@ -207,6 +207,39 @@ double stick_limit(double kappa, double friction) {
   return 2.0 / friction * (1.0 - std::sqrt(discriminant));
 }
 
+ContactPair contact_pair(const Material& body, const Target& target) {
+  // Compliances of each body: (1 - nu^2)/E = (1 - nu)/(2G), (2 - nu)/(4G), and Dundurs'
+  // (1 - 2nu)/G and (1 - nu)/G; a rigid target adds nothing.
+  struct Compliance {
+    double normal = 0, tangential = 0, dundurs_numerator = 0, dundurs_denominator = 0;
+  };
+  const auto of = [](double E, double nu) {
+    const double G = E / (2 * (1 + nu));
+    return Compliance{(1 - nu * nu) / E, (2 - nu) / (4 * G), (1 - 2 * nu) / G, (1 - nu) / G};
+  };
+  const Compliance one = of(body.young_modulus, body.poisson_ratio);
+  const Compliance two =
+      target.rigid() ? Compliance{} : of(target.young_modulus, target.poisson_ratio);
+  ContactPair p;
+  // On the rigid plane E/(1 - nu^2) as computed before the elastic target (the same bits).
+  p.contact_modulus = target.rigid()
+                          ? body.young_modulus / (1 - body.poisson_ratio * body.poisson_ratio)
+                          : 1 / (one.normal + two.normal);
+  p.shear_modulus = 1 / (one.tangential + two.tangential);
+  p.stiffness_ratio = p.shear_modulus / p.contact_modulus;
+  // k = 2(1 - nu)/(2 - nu)  <=>  nu = 2(1 - k)/(2 - k).
+  p.poisson_ratio =
+      target.rigid() ? body.poisson_ratio : 2 * (1 - p.stiffness_ratio) / (2 - p.stiffness_ratio);
+  p.dundurs_beta = target.rigid() ? rigid_plane_dundurs_beta(body.poisson_ratio)
+                                  : 0.5 * (one.dundurs_numerator - two.dundurs_numerator) /
+                                        (one.dundurs_denominator + two.dundurs_denominator);
+  return p;
+}
+
+double rigid_plane_dundurs_beta(double poisson_ratio) {
+  return (1 - 2 * poisson_ratio) / (2 * (1 - poisson_ratio));
+}
+
 Derived derive(const Case& c) {
   return derive(c, mass_properties(c.body, c.material, c.impact.theta));
 }
@@ -238,10 +271,11 @@ Derived derive(const Case& c, const MassProperties& body) {
                       d.spin * d.body.contact_offset *
                           Eigen::Vector2d(std::cos(theta_geometry), std::sin(theta_geometry));
 
-  const double nu = c.material.poisson_ratio, mu = c.contact.friction;
+  d.pair = contact_pair(c.material, c.target);
+  const double nu = d.pair.poisson_ratio, mu = c.contact.friction;
   d.psi1 = mu > 0 ? psi_scale(nu, mu) * std::tan(d.incidence_angle)
                   : std::numeric_limits<double>::quiet_NaN();
-  d.contact_modulus = c.material.young_modulus / (1.0 - nu * nu);
+  d.contact_modulus = d.pair.contact_modulus;
   d.kappa = kappa_of(nu);
   d.stick_limit = stick_limit(d.kappa, mu);
   d.always_stick = mu > 0 && d.kappa * mu * mu >= 1.0;
@@ -269,7 +303,10 @@ std::vector<DerivedValue> derived_values(const Case& c, const Derived& d) {
       {"theta", "rad", d.theta, false},
       {"approach speed", "m/s", d.approach_speed, true},
       {"tan(incidence angle)", "", std::tan(d.incidence_angle), false},
-      {"contact modulus E/(1-nu^2)", "Pa", d.contact_modulus, true},
+      {"contact modulus E*", "Pa", d.contact_modulus, true},
+      {"contact shear modulus G*", "Pa", d.pair.shear_modulus, true},
+      {"contact Poisson ratio nu*", "", d.pair.poisson_ratio, false},
+      {"Dundurs beta", "", d.pair.dundurs_beta, false},
       {"chi", "", d.chi, false},
       {"length scale eta", "m", d.length_scale, true},
       {"time scale eta/v", "s", d.time_scale, true},
@@ -348,6 +385,10 @@ nlohmann::json to_json(const Case& c, const Derived& d) {
   j["center_velocity"] = vector_json(d.centre_velocity);
   j["spin"] = d.spin;
   j["contact_modulus"] = d.contact_modulus;
+  j["target"] = to_string(c.target.type);
+  j["shear_modulus"] = d.pair.shear_modulus;
+  j["contact_poisson_ratio"] = d.pair.poisson_ratio;
+  j["dundurs_beta"] = d.pair.dundurs_beta;
   j["kappa"] = d.kappa;
   j["stick_limit"] = finite_or_null(d.stick_limit);
   j["always_stick"] = d.always_stick;

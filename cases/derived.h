@@ -84,11 +84,36 @@ struct HertzScales {
   double contact_radius = 0;   // a_max, m
 };
 // tau_c / x_max of Hertz's normal impact x'' = -(4/3) x^{3/2}, x'(0) = 1:
-// 2 sqrt(pi) Gamma(7/5) / Gamma(9/10) = 2.943275... (often quoted as 2.9432; docs/THEORY.md sec. 3).
+// 2 sqrt(pi) Gamma(7/5) / Gamma(9/10) = 2.943275... (often quoted as 2.9432;
+// docs/THEORY.md sec. 3).
 double hertz_duration_constant();
 
 HertzScales hertz_scales(double contact_modulus, double radius, double normal_mass,
                          double normal_speed);
+
+// The elastic constants of the contact of the body (material) with its target (Johnson,
+// Contact Mechanics, sec. 4.2, 5.4, 7.2; docs/THEORY.md sec. 3): everything the models take from
+// E and nu comes from here.
+//   1/E* = sum (1 - nu_i^2)/E_i,   1/G* = sum (2 - nu_i)/(4 G_i)  (the MDR bed's convention:
+//   G* = 4 G/(2 - nu) for one body; Johnson's Mindlin stiffness 8 a G*_J has G* = 4 G*_J), so
+//   that the full-stick tangential stiffness is 2 a G* and the normal one 2 a E*;
+//   beta = (1/2)[(1-2nu_1)/G_1 - (1-2nu_2)/G_2] / [(1-nu_1)/G_1 + (1-nu_2)/G_2] (Dundurs).
+// A rigid target has E_2 = infinity: E* = E/(1-nu^2), G* = 4G/(2-nu), beta = (1-2nu)/(2(1-nu)).
+struct ContactPair {
+  double contact_modulus = 0;  // E*, Pa
+  double shear_modulus = 0;    // G*, Pa
+  double stiffness_ratio = 0;  // k = G*/E* = K_t/K_n at full stick (2(1-nu)/(2-nu) for one body)
+  // The pair's effective Poisson ratio nu*: 2(1 - nu*)/(2 - nu*) = G*/E*. Every non-dimensional
+  // formula of the lumped and half-space models written with the body's nu on a rigid plane
+  // (kappa, Maw's Psi scale, the uncoupled springs, the MDR ratio, the half-space's Cerruti term
+  // nu/(1-nu) = sum(nu_i/G_i)/sum((1-nu_i)/G_i)) holds for the pair with nu*; it lies between
+  // nu_1 and nu_2 and equals the body's nu on a rigid plane.
+  double poisson_ratio = 0;
+  double dundurs_beta = 0;  // beta of the body (1) on the target (2)
+};
+ContactPair contact_pair(const Material& body, const Target& target);
+// Dundurs' beta of a body of Poisson ratio nu on a rigid plane: (1 - 2nu)/(2(1 - nu)).
+double rigid_plane_dundurs_beta(double poisson_ratio);
 
 struct Derived {
   MassProperties body;
@@ -107,8 +132,9 @@ struct Derived {
   Eigen::Vector2d centre_velocity;         // of G, (t, n), m/s
   double spin = 0;                         // rad/s about b
 
-  double contact_modulus = 0;  // E = E1/(1-nu1^2) against a rigid plane, Pa
-  double kappa = 0;            // (2-nu)/(3(1-nu)) (5.28)
+  ContactPair pair;            // E*, G*, nu*, beta of the body on its target
+  double contact_modulus = 0;  // E* = pair.contact_modulus (E/(1-nu^2) on a rigid plane), Pa
+  double kappa = 0;            // (2-nu*)/(3(1-nu*)) (5.28)
   double stick_limit = 0;      // C = (2/mu)(1 - sqrt(1 - kappa mu^2)) (5.30); +inf if mu = 0 ...
   bool always_stick = false;   // kappa mu^2 >= 1
   double chi = 0;              // (1-nu)(1+lambda)/((2-nu)(1-lambda)) (5.67)
@@ -144,9 +170,10 @@ std::vector<DerivedValue> derived_values(const Case& c, const Derived& d);
 // tangential spring held on the cone |eps| = C (-delta_n) while slipping (slip ratio exactly mu,
 // elastic normal impulse 2 cos(alpha)/(1 - lambda)): slip starts at once if tan(alpha) > C and
 // survives to separation if sgn(eps) delta_t' + C delta_n' > 0 there, i.e. tan(alpha) >
-// 2 mu (1 + lambda)/(1 - lambda) - C (docs/THEORY.md sec. 5 slip rule; the uncoupled-spring thesis, Table T3.1 case a).
-// `stick_limit` is the model's C (Lai's stick_limit(), or the uncoupled model's); infinite when
-// the contact always sticks. Maw's Psi1 of the threshold is psi_scale(nu, mu) times this.
+// 2 mu (1 + lambda)/(1 - lambda) - C (docs/THEORY.md sec. 5 slip rule; the uncoupled-spring
+// thesis, Table T3.1 case a). `stick_limit` is the model's C (Lai's stick_limit(), or the
+// uncoupled model's); infinite when the contact always sticks. Maw's Psi1 of the threshold is
+// psi_scale(nu, mu) times this.
 double gross_slip_tan(double friction, double lambda, double stick_limit);
 
 // Lower stick limit C of Lai's model; returns +infinity when kappa mu^2 >= 1 (always stick) and

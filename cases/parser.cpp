@@ -471,7 +471,8 @@ void read_impact(const ObjectReader& top, Problems& problems, Case& result, bool
                     "needs contact.friction > 0 (Psi1 = 2(1-nu)/(mu(2-nu)) tan "
                     "alpha is undefined for mu = 0); give tangential_speed instead");
       const double tan_alpha =
-          psi1 / psi_scale(result.material.poisson_ratio, result.contact.friction);
+          psi1 / psi_scale(contact_pair(result.material, result.target).poisson_ratio,
+                           result.contact.friction);
       i.tangential_speed = i.normal_speed * tan_alpha;
       i.velocity_form = "psi1";
       if (psi1 > 0) spelling.inputs.push_back({"impact.psi1", psi1, 1.0});
@@ -489,12 +490,8 @@ void read_lumped(const ObjectReader& top, Problems& problems, LumpedOptions& o) 
       {"model", "normal_law", "lambda", "theta", "theta_deg", "restitution",
        "restitution_calibration", "impulse_ratio", "relative_tolerance", "euler_step", "frames",
        "springs", "cells", "time_steps", "dundurs_coupling"});
-  const bool model_ok = problems.step([&] {
-    o.model = lumped.choice("model",
-                            {"lai", "uncoupled", "uncoupled-euler", "mdr", "halfspace", "newton",
-                             "poisson", "stronge", "smith", "brach"},
-                            std::string("lai"));
-  });
+  const bool model_ok = problems.step(
+      [&] { o.model = lumped.choice("model", lumped_model_names(), std::string("lai")); });
   const bool law_ok = problems.step([&] {
     o.normal_law = lumped.choice(
         "normal_law", {"hertz", "hunt-crossley", "lankarani-nikravesh", "flores", "michalczyk"},
@@ -546,9 +543,7 @@ void read_lumped(const ObjectReader& top, Problems& problems, LumpedOptions& o) 
       [&] { o.dundurs_coupling = lumped.boolean("dundurs_coupling", o.dundurs_coupling); });
   if (!model_ok) return;
   // Keys of one model only: given for another model they would be silently ignored.
-  for (const auto& [key, model] :
-       {std::pair{"springs", "mdr"}, std::pair{"cells", "halfspace"},
-        std::pair{"time_steps", "halfspace"}, std::pair{"dundurs_coupling", "halfspace"}})
+  for (const auto& [key, model] : kModelOptions)
     if (lumped.has(key) && o.model != model)
       problems.add(std::string("lumped.") + key, std::string("is an option of model \"") + model +
                                                      "\", but the model is \"" + o.model + "\"");
@@ -752,10 +747,44 @@ void read_document(const json& document, Problems& problems, Case& result) {
     });
   });
 
-  problems.step([&] {
+  const bool target_ok = problems.step([&] {
     if (!top.has("target")) return;
-    const ObjectReader target(top.at("target"), "target", problems, {"type"});
-    result.target = target.choice("type", {"rigid_plane"}, std::string("rigid_plane"));
+    const ObjectReader target(top.at("target"), "target", problems, {"type", "material"});
+    const std::string type =
+        target.choice("type", {"rigid_plane", "elastic_halfspace"}, std::string("rigid_plane"));
+    Target& t = result.target;
+    if (type == "rigid_plane") {
+      t.type = TargetType::rigid_plane;
+      if (target.has("material"))
+        target.stop("target.material",
+                    "is given for target.type \"rigid_plane\", which has no material; expected "
+                    "target.type \"elastic_halfspace\" with it, or no target.material");
+      return;
+    }
+    t.type = TargetType::elastic_halfspace;
+    if (!target.has("material"))
+      target.stop("target.material",
+                  "is missing; expected {\"young_modulus\", \"poisson_ratio\"[, \"density\"]} "
+                  "of the elastic half-space");
+    const ObjectReader material(target.at("material"), "target.material", problems,
+                                {"young_modulus", "poisson_ratio", "density"});
+    problems.step([&] {
+      t.young_modulus = material.number("young_modulus", "the target's Young's modulus E > 0 Pa");
+      material.require("young_modulus", t.young_modulus, t.young_modulus > 0, "E > 0 Pa");
+      spelling.inputs.push_back({"target.material.young_modulus", t.young_modulus, 1e10});
+    });
+    problems.step([&] {
+      t.poisson_ratio = material.number("poisson_ratio", "a Poisson ratio in (-1, 0.5)");
+      material.require("poisson_ratio", t.poisson_ratio,
+                       t.poisson_ratio > -1 && t.poisson_ratio < 0.5,
+                       "a Poisson ratio in (-1, 0.5)");
+    });
+    problems.step([&] {
+      t.density = material.optional_number("density");
+      if (t.density)
+        material.require("density", *t.density, *t.density > 0,
+                         "a density > 0 kg/m^3 (optional: the half-space is infinitely massive)");
+    });
   });
 
   const bool friction_ok = problems.step([&] {
@@ -769,7 +798,8 @@ void read_document(const json& document, Problems& problems, Case& result) {
   });
 
   problems.step([&] {
-    read_impact(top, problems, result, body_ok, material_ok && nu_ok, friction_ok, spelling);
+    read_impact(top, problems, result, body_ok, material_ok && nu_ok && target_ok, friction_ok,
+                spelling);
   });
   problems.step([&] {
     if (top.has("lumped")) read_lumped(top, problems, result.lumped);
@@ -867,6 +897,29 @@ double approach_speed(const Impact& impact) {
 
 double incidence_angle(const Impact& impact) {
   return std::atan2(impact.tangential_speed, impact.normal_speed);
+}
+
+const char* to_string(TargetType type) {
+  switch (type) {
+    case TargetType::rigid_plane:
+      return "rigid_plane";
+    case TargetType::elastic_halfspace:
+      return "elastic_halfspace";
+  }
+  return "?";
+}
+
+std::string fem_target_problem(const Case& c) {
+  if (c.target.rigid()) return "";
+  return std::string("is \"") + to_string(c.target.type) +
+         "\"; the FEM (rebound fem, pair, refine, sweep --fem, mesh) models the body on a rigid "
+         "plane only: expected target.type \"rigid_plane\" (the lumped and half-space models "
+         "take the elastic target: rebound lumped, sweep without --fem)";
+}
+
+void require_fem_target(const Case& c) {
+  const std::string problem = fem_target_problem(c);
+  if (!problem.empty()) throw CaseError(c.source, "target.type", problem);
 }
 
 double psi_scale(double poisson_ratio, double friction) {

@@ -24,7 +24,12 @@ nlohmann::json resolved_json(const Case& c) {
                    {"poisson_ratio", c.material.poisson_ratio},
                    {"density", c.material.density}};
   if (c.material.yield_stress) j["material"]["yield_stress"] = *c.material.yield_stress;
-  j["target"] = {{"type", c.target}};
+  j["target"] = {{"type", to_string(c.target.type)}};
+  if (!c.target.rigid()) {
+    j["target"]["material"] = {{"young_modulus", c.target.young_modulus},
+                               {"poisson_ratio", c.target.poisson_ratio}};
+    if (c.target.density) j["target"]["material"]["density"] = *c.target.density;
+  }
   j["contact"] = {{"friction", c.contact.friction}};
   j["impact"] = {{"theta", c.impact.theta},
                  {"normal_speed", c.impact.normal_speed},

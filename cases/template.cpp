@@ -271,7 +271,12 @@ std::string case_template(Shape shape, const std::string& name) {
            "free text")
       .add("body", e.body, "")
       .add("material", material, e.material_name)
-      .add("target", Object().add("type", quoted("rigid_plane"), "the only target (default)"), "")
+      .add("target",
+           Object().add("type", quoted("rigid_plane"),
+                        "default; or \"elastic_halfspace\" with \"material\": "
+                        "{young_modulus, poisson_ratio[, density]} (lumped models "
+                        "only)"),
+           "")
       .add("contact", Object().add("friction", number(e.friction), "Coulomb mu, >= 0"), "");
   top.add("impact", impact, "").add("lumped", options, "lumped models (`rebound lumped`)");
   if (e.fem)

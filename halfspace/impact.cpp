@@ -43,7 +43,9 @@ Outcome integrate(const lumped::Configuration& configuration, const Options& opt
   const Eigen::Vector2d v0 = lumped::incident_velocity(alpha);
   if (!(v0.y() < 0)) throw std::invalid_argument("halfspace: the body must approach the plane");
   const HertzEstimate hertz = hertz_estimate(-v0.y(), N(1, 1));
-  const double beta = options.dundurs_coupling ? (1 - 2 * nu) / (2 * (1 - nu)) : 0.0;
+  const double beta = options.dundurs_coupling
+                          ? configuration.dundurs_beta.value_or(cases::rigid_plane_dundurs_beta(nu))
+                          : 0.0;
   if (options.cells < 2) throw std::invalid_argument("halfspace: cells must be >= 2");
   const double spacing = 2 * hertz.radius / options.cells;
   int grid = int(std::ceil(domain * options.cells));

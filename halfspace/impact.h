@@ -42,9 +42,11 @@ struct Options {
   // Grid cells across the maximal Hertz contact diameter 2 sqrt(delta_max) of the impact's normal
   // speed (the grid itself covers `domain` times that, odd cells so that one is at P).
   int cells = 24;
-  bool dundurs_coupling = true;  // true: beta = (1-2nu)/(2(1-nu)) (rigid plane); false: beta = 0
-  int time_steps = 100;          // steps per Hertz contact duration of the impact's normal speed
-  double domain = 1.25;          // grid side over the maximal Hertz contact diameter
+  // true: Dundurs' beta of the pair (Configuration::dundurs_beta; (1-2nu)/(2(1-nu)) on a rigid
+  // plane); false: beta = 0
+  bool dundurs_coupling = true;
+  int time_steps = 100;  // steps per Hertz contact duration of the impact's normal speed
+  double domain = 1.25;  // grid side over the maximal Hertz contact diameter
   ContactOptions contact;
 };
 

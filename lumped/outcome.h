@@ -12,12 +12,18 @@
 
 namespace rebound::lumped {
 
-// A planar impact of a body on a rigid half-space, non-dimensionalised.
+// A planar impact of a body on a rigid half-space (or, through poisson_ratio and dundurs_beta, on
+// an elastic one), non-dimensionalised.
 struct Configuration {
-  double lambda = 0;           // inertia coupling (seed 000 3.36)
-  double theta = 0;            // rad, principal angle of N (3.33)
-  double friction = 0;         // Coulomb mu
-  double poisson_ratio = 0.3;  // nu of the body (rigid plane)
+  double lambda = 0;    // inertia coupling (seed 000 3.36)
+  double theta = 0;     // rad, principal angle of N (3.33)
+  double friction = 0;  // Coulomb mu
+  // nu of the contact: the body's on a rigid plane; on an elastic target the pair's effective
+  // nu* (cases::ContactPair), with which every formula in nu below holds for the pair.
+  double poisson_ratio = 0.3;
+  // Dundurs' beta of the pair (cases::ContactPair); empty: the body's on a rigid plane,
+  // cases::rigid_plane_dundurs_beta(poisson_ratio). Only the half-space model couples with it.
+  std::optional<double> dundurs_beta;
   double incidence_angle = 0;  // alpha in [0, pi/2), tan alpha = v_t / -v_n
   // Options of particular models:
   std::string normal_law = "hertz";   // normal spring of the compliant models
@@ -31,7 +37,7 @@ struct Configuration {
   int springs = 200;                    // MDR bed (lumped/mdr.h)
   int cells = 24;                       // half-space grid (halfspace/impact.h)
   int time_steps = 100;                 // half-space steps per Hertz duration
-  bool dundurs_coupling = true;         // half-space: beta from nu (false: beta = 0)
+  bool dundurs_coupling = true;         // half-space: beta of the pair (false: beta = 0)
 };
 
 // m N, the inverse inertia operator scaled by the effective mass (seed 000 3.34).

@@ -98,7 +98,8 @@ Configuration configuration_of(const cases::Case& c, const cases::Derived& d) {
   configuration.lambda = d.lambda;
   configuration.theta = d.theta;
   configuration.friction = c.contact.friction;
-  configuration.poisson_ratio = c.material.poisson_ratio;
+  configuration.poisson_ratio = d.pair.poisson_ratio;
+  configuration.dundurs_beta = d.pair.dundurs_beta;
   configuration.incidence_angle = d.incidence_angle;
   configuration.normal_law = c.lumped.normal_law;
   configuration.restitution = c.lumped.restitution;
@@ -265,7 +266,7 @@ observables::ReboundQuantities rebound_quantities(const cases::Case& c, const ca
                                                   const Outcome& o) {
   const double m = d.effective_mass, v = d.approach_speed, eta = d.length_scale;
   const double impulse_scale = m * v, time_scale = eta / v, force_scale = m * v * v / eta;
-  const double nu = c.material.poisson_ratio, mu = c.contact.friction;
+  const double nu = d.pair.poisson_ratio, mu = c.contact.friction;
   const Eigen::Vector2d w = o.separation_velocity * v;  // separation velocity of P, m/s
   const Eigen::Vector2d g = o.impulse * impulse_scale;  // impulse on the body at P, N s
   // The normal works of the contact force on P over m v^2 (seed 000 eqs. 5.74-5.75), J.

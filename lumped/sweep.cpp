@@ -4,6 +4,7 @@
 #include <atomic>
 #include <cmath>
 #include <cstdio>
+#include <stdexcept>
 #include <thread>
 
 #include "cases/derived.h"
@@ -42,7 +43,8 @@ void set_swept_value(cases::Case& c, const cases::Case& base, SweepVariable vari
         throw cases::CaseError(c.source, where, "value " + std::to_string(value) + " < 0");
       c.impact.tangential_speed =
           base.impact.normal_speed * value /
-          cases::psi_scale(base.material.poisson_ratio, base.contact.friction);
+          cases::psi_scale(cases::contact_pair(base.material, base.target).poisson_ratio,
+                           base.contact.friction);
       break;
     }
     case SweepVariable::incidence_angle: {
@@ -101,27 +103,90 @@ std::vector<SweepPoint> run_sweep(const cases::Case& base, SweepVariable variabl
   return rows;
 }
 
-std::string sweep_csv(const SweepRange& range, const std::vector<SweepPoint>& rows) {
+const std::vector<std::string>& sweep_model_names() {
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> all = cases::lumped_model_names();
+    all.push_back("halfspace-beta0");
+    return all;
+  }();
+  return names;
+}
+
+namespace {
+std::string known_models() {
+  std::string list;
+  for (const auto& name : sweep_model_names()) list += (list.empty() ? "" : ", ") + name;
+  return list;
+}
+}  // namespace
+
+cases::Case case_with_model(const cases::Case& base, const std::string& model) {
+  const auto& names = sweep_model_names();
+  if (std::find(names.begin(), names.end(), model) == names.end())
+    throw std::invalid_argument("unknown model '" + model + "'; expected one of " + known_models());
+  const bool beta0 = model == "halfspace-beta0";
+  const std::string name = beta0 ? "halfspace" : model;
+  nlohmann::json document = base.raw;
+  nlohmann::json lumped = document.contains("lumped") && document["lumped"].is_object()
+                              ? document["lumped"]
+                              : nlohmann::json::object();
+  for (const auto& option : cases::kModelOptions)
+    if (name != option.model) lumped.erase(option.key);
+  lumped["model"] = name;
+  // The names tell the coupling: halfspace has it (the default), halfspace-beta0 not.
+  if (name == "halfspace") lumped.erase("dundurs_coupling");
+  if (beta0) lumped["dundurs_coupling"] = false;
+  document["lumped"] = lumped;
+  return cases::parse_case(document, base.source);
+}
+
+std::string model_name(const cases::Case& c) {
+  return c.lumped.model == "halfspace" && !c.lumped.dundurs_coupling ? "halfspace-beta0"
+                                                                     : c.lumped.model;
+}
+
+std::vector<std::string> parse_model_list(const std::string& list) {
+  std::vector<std::string> models;
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t comma = list.find(',', start);
+    const std::string name =
+        list.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    const auto& names = sweep_model_names();
+    if (std::find(names.begin(), names.end(), name) == names.end())
+      throw std::invalid_argument("'" + list + "' names the unknown model '" + name +
+                                  "'; expected comma-separated names of " + known_models());
+    if (std::find(models.begin(), models.end(), name) != models.end())
+      throw std::invalid_argument("'" + list + "' names the model '" + name + "' twice");
+    models.push_back(name);
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return models;
+}
+
+std::string sweep_csv(const SweepRange& range, const std::vector<ModelSweep>& sweeps) {
   const auto& keys = observables::summary_scalar_keys();
   std::string out = observables::csv_column(std::string("sweep_") + to_string(range.variable));
   for (const auto& key : keys) out += "," + observables::csv_column(key);
-  out += ",phases,error\n";
+  out += ",phases,error,model\n";
   char cell[64];
-  for (const SweepPoint& row : rows) {
-    std::snprintf(cell, sizeof cell, "%.10g", row.value);
-    out += cell;
-    for (std::size_t k = 0; k < keys.size(); ++k) {
-      out += ",";
-      if (k < row.scalars.size() && std::isfinite(row.scalars[k])) {
-        std::snprintf(cell, sizeof cell, "%.10g", row.scalars[k]);
-        out += cell;
+  for (const ModelSweep& sweep : sweeps)
+    for (const SweepPoint& row : sweep.rows) {
+      std::snprintf(cell, sizeof cell, "%.10g", row.value);
+      out += cell;
+      for (std::size_t k = 0; k < keys.size(); ++k) {
+        out += ",";
+        if (k < row.scalars.size() && std::isfinite(row.scalars[k])) {
+          std::snprintf(cell, sizeof cell, "%.10g", row.scalars[k]);
+          out += cell;
+        }
       }
+      std::string message = row.error;
+      for (char& ch : message)
+        if (ch == ',' || ch == '\n' || ch == '"') ch = ' ';
+      out += "," + row.phases + "," + message + "," + sweep.model + "\n";
     }
-    std::string message = row.error;
-    for (char& ch : message)
-      if (ch == ',' || ch == '\n' || ch == '"') ch = ' ';
-    out += "," + row.phases + "," + message + "\n";
-  }
   return out;
 }
 

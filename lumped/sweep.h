@@ -45,9 +45,34 @@ std::vector<SweepPoint> run_sweep(const cases::Case& base, const SweepRange& ran
 std::vector<SweepPoint> run_sweep(const cases::Case& base, SweepVariable variable,
                                   const std::vector<double>& values, int threads);
 
-// sweep.csv: the swept value then summary_scalar_keys(), phases, error; the header names carry
-// their units (observables::csv_column: sweep_incidence_angle_rad, spin_final_rad_per_s, ...).
-std::string sweep_csv(const SweepRange& range, const std::vector<SweepPoint>& rows);
+// The model names of a sweep over several models (`rebound sweep --models`, rebound.sweep's
+// models=): every lumped.model (cases::lumped_model_names()) and "halfspace-beta0", the half-space
+// model with lumped.dundurs_coupling false (Dundurs' beta = 0, as Maw and the MDR assume).
+const std::vector<std::string>& sweep_model_names();
+// The case with its lumped model set to `model` (one of sweep_model_names()) and validated again
+// as a case file is (cases::CaseError naming the key, e.g. a normal law the MDR bed lacks). The
+// options of other models (cases::kModelOptions: springs, cells, ...) are dropped from the
+// lumped section, and "halfspace" has the Dundurs coupling whatever the base says (the names tell
+// it). Throws std::invalid_argument listing sweep_model_names() for an unknown name.
+cases::Case case_with_model(const cases::Case& base, const std::string& model);
+// The name in sweep_model_names() of a case's own model: lumped.model, or halfspace-beta0 for
+// the half-space model without the Dundurs coupling (case_with_model(c, model_name(c)) is c).
+std::string model_name(const cases::Case& c);
+// Splits a comma-separated list ("lai,mdr,halfspace-beta0") into model names; throws
+// std::invalid_argument naming an unknown or repeated one with the list of known names.
+std::vector<std::string> parse_model_list(const std::string& list);
+
+// One model's rows of a sweep over several models.
+struct ModelSweep {
+  std::string model;  // as named in sweep_model_names()
+  std::vector<SweepPoint> rows;
+};
+
+// sweep.csv: the swept value then summary_scalar_keys(), phases, error and model (last, so that
+// the columns of the files written before it keep their places); the header names carry their
+// units (observables::csv_column: sweep_incidence_angle_rad, spin_final_rad_per_s, ...). One
+// block of rows per model, in the order given.
+std::string sweep_csv(const SweepRange& range, const std::vector<ModelSweep>& sweeps);
 
 const char* to_string(SweepVariable variable);
 

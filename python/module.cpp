@@ -282,6 +282,11 @@ PYBIND11_MODULE(_rebound, m) {
       .def_readonly("mass", &cases::Body::mass)
       .def_readonly("radius_of_gyration", &cases::Body::radius_of_gyration)
       .def_readonly("contact_offset", &cases::Body::contact_offset);
+  py::class_<cases::Target>(m, "Target", "target section of a case (SI)")
+      .def_property_readonly("type", [](const cases::Target& t) { return to_string(t.type); })
+      .def_readonly("young_modulus", &cases::Target::young_modulus, "elastic_halfspace only")
+      .def_readonly("poisson_ratio", &cases::Target::poisson_ratio, "elastic_halfspace only")
+      .def_readonly("density", &cases::Target::density, "elastic_halfspace, optional (None)");
   py::class_<cases::Material>(m, "Material", "material section of a case (SI)")
       .def_readonly("young_modulus", &cases::Material::young_modulus)
       .def_readonly("poisson_ratio", &cases::Material::poisson_ratio)
@@ -337,6 +342,20 @@ PYBIND11_MODULE(_rebound, m) {
         "A Case from a path, JSON text, a dict or a Case; raises CaseError.");
   m.def("lumped", &solve_lumped, py::arg("case"), py::arg("history") = true,
         "summary.json of `rebound lumped` as a dict, plus 'history': history.csv's columns.");
+  m.def(
+      "case_with_model",
+      [](const py::object& what, const std::string& model) {
+        return lumped::case_with_model(load_case_object(what), model);
+      },
+      py::arg("case"), py::arg("model"),
+      "The case with its lumped model set to `model` (a lumped.model or halfspace-beta0, as "
+      "`rebound sweep --models`), validated again; ValueError for an unknown name.");
+  m.def(
+      "sweep_model_name",
+      [](const py::object& what) { return lumped::model_name(load_case_object(what)); },
+      py::arg("case"),
+      "The case's own model as `rebound sweep --models` names it (lumped.model, or "
+      "halfspace-beta0 for the half-space model without the Dundurs coupling).");
   m.def("sweep", &run_sweep, py::arg("case"), py::arg("variable"), py::arg("values"),
         py::arg("threads") = 0, "One model's sweep: sweep.csv's columns (use rebound.sweep).");
   m.def(

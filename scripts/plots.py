@@ -27,10 +27,15 @@ Other modes (--mode):
               quantity vs the cell size h (log scale, finer to the right) per series, with the lumped
               model's value, Hertz's (normal impacts) and the Richardson value +- its estimate
   sweep       DIR/sweep.csv and DIR/sweep_fem.csv (rebound sweep --fem) -> DIR/plots/
-              psi2_vs_psi1.png: the lumped curve, the FEM points, the rigid-body gross-slip line
-              Psi2 = Psi1 - 4 chi (--chi) and reference points (--reference CSV with psi1,psi2);
+              psi2_vs_psi1.png: one lumped curve per model (sweep.csv's model column), the FEM
+              points, the rigid-body gross-slip line Psi2 = Psi1 - 4 chi (--chi) and reference
+              points (--reference CSV with psi1,psi2);
               e_vs_<variable>.png: e_newton, e_poisson, e_stronge and the tangential coefficient
-              vs the swept variable (the incidence angle in degrees), FEM points when present
+              vs the swept variable (the incidence angle in degrees), FEM points when present;
+              with several models e_newton and the tangential coefficient per model;
+              for an incidence sweep also tangential_cor_vs_incidence.png and
+              spin_vs_incidence.png: the tangential coefficient and the final spin vs the
+              incidence angle in degrees, one curve per model
 """
 import argparse
 import csv
@@ -67,6 +72,27 @@ def read(path):
                 values.append(float("nan"))
         table[key] = values
     return table
+
+
+def text_column(path, key):
+    """The cells of one column of a CSV as text (None when the file or the column is missing)."""
+    if not os.path.exists(path):
+        return None
+    with open(path, newline="") as f:
+        rows = list(csv.DictReader(f))
+    if not rows or key not in rows[0]:
+        return None
+    return [row[key] for row in rows]
+
+
+def by_model(table, models):
+    """[(model, table)] of sweep.csv: one table per model in file order. A sweep.csv written
+    before the model column (or of one model) is one table; its name is None when unknown."""
+    if not models:
+        return [(None, table)]
+    names = list(dict.fromkeys(models))
+    return [(name, {key: [v for v, m in zip(values, models) if m == name]
+                    for key, values in table.items()}) for name in names]
 
 
 def finite(values):
@@ -209,11 +235,17 @@ def sweep_plot(directory, title, chi, reference_path):
         print(f"plots.py: no {directory}/sweep.csv", file=sys.stderr)
         return 2
     os.makedirs(out, exist_ok=True)
+    models = by_model(lumped, text_column(os.path.join(directory, "sweep.csv"), "model"))
     fig, ax = plt.subplots(figsize=(6.4, 4.2), dpi=110)
-    pairs = sorted((x, y) for x, y in zip(lumped["psi1"], lumped["psi2"]) if finite([x, y]) == [x, y])
-    xs = [p[0] for p in pairs]
-    if pairs:
-        ax.plot(xs, [p[1] for p in pairs], "-", linewidth=1.6, label="lumped model")
+    xs = []
+    for name, table in models:
+        pairs = sorted((x, y) for x, y in zip(table["psi1"], table["psi2"])
+                       if finite([x, y]) == [x, y])
+        xs += [p[0] for p in pairs]
+        if pairs:
+            ax.plot([p[0] for p in pairs], [p[1] for p in pairs], "-", linewidth=1.6,
+                    label=name if name and len(models) > 1 else
+                    f"lumped model ({name})" if name else "lumped model")
     fem = read(os.path.join(directory, "sweep_fem.csv"))
     status = []
     if fem is not None and "psi1" in fem:
@@ -247,30 +279,100 @@ def sweep_plot(directory, title, chi, reference_path):
     path = os.path.join(out, "psi2_vs_psi1.png")
     save(fig, ax, path, title, [])
     print(path)
-    path = restitution_plot(lumped, fem if status else None, status, out, title)
-    if path:
-        print(path)
+    for path in (restitution_plot(models, fem if status else None, status, out, title),
+                 incidence_plot(models, fem if status else None, status, out, title,
+                                "tangential_cor", "tangential coefficient of restitution e_t [-]",
+                                "tangential_cor_vs_incidence.png"),
+                 incidence_plot(models, fem if status else None, status, out, title,
+                                "spin_final_rad_per_s", "final spin [rad/s]",
+                                "spin_vs_incidence.png")):
+        if path:
+            print(path)
     return 0
 
 
-def restitution_plot(lumped, fem, status, out, title):
-    """e_vs_<variable>.png: the coefficients of restitution vs the swept variable of sweep.csv
-    (its sweep_<variable> column; the incidence angle drawn in degrees), with the completed FEM
-    runs of sweep_fem.csv (fem, and its status column) as points."""
-    swept = next((k for k in lumped if k.startswith("sweep_")), None)
+def swept_column(table):
+    """sweep.csv's swept column, the variable's name and the factor to its plotted unit (the
+    incidence angle in degrees); None when the table has no sweep_ column."""
+    swept = next((k for k in table if k.startswith("sweep_")), None)
     if swept is None:
         return None
     # sweep_psi1, sweep_friction, sweep_incidence_angle_rad (the headers carry their unit).
     variable = swept[len("sweep_"):]
     if variable.endswith("_rad"):
         variable = variable[:-len("_rad")]
-    degrees = variable == "incidence_angle"
-    scale = 180.0 / 3.141592653589793 if degrees else 1.0
+    scale = 180.0 / 3.141592653589793 if variable == "incidence_angle" else 1.0
+    return swept, variable, scale
+
+
+def incidence_plot(models, fem, status, out, title, column, label, name):
+    """One quantity of an incidence sweep vs the incidence angle in degrees, one curve per model
+    (FEM points when present); None for a sweep of another variable."""
+    swept = swept_column(models[0][1])
+    if swept is None or swept[1] != "incidence_angle":
+        return None
+    swept, _, scale = swept
+    fig, ax = plt.subplots(figsize=(6.4, 4.2), dpi=110)
+    for model, table in models:
+        if column not in table:
+            continue
+        pairs = sorted((scale * x, y) for x, y in zip(table[swept], table[column])
+                       if finite([x, y]) == [x, y])
+        if pairs:
+            ax.plot([p[0] for p in pairs], [p[1] for p in pairs], "-", linewidth=1.6,
+                    label=model or "lumped model")
+    if fem is not None and column in fem and swept in fem:
+        points = [(scale * x, y) for x, y, s in zip(fem[swept], fem[column], status)
+                  if s == "completed" and finite([x, y]) == [x, y]]
+        if points:
+            ax.plot([p[0] for p in points], [p[1] for p in points], "o", color="black",
+                    markersize=6, label="FEM")
+    if not ax.get_lines():
+        plt.close(fig)
+        return None
+    ax.set_xlabel("incidence angle [deg]")
+    ax.set_ylabel(label)
+    path = os.path.join(out, name)
+    save(fig, ax, path, title, [])
+    return path
+
+
+def restitution_plot(models, fem, status, out, title):
+    """e_vs_<variable>.png: the coefficients of restitution vs the swept variable of sweep.csv
+    (its sweep_<variable> column; the incidence angle drawn in degrees), with the completed FEM
+    runs of sweep_fem.csv (fem, and its status column) as points. One model: e_newton, e_poisson,
+    e_stronge and the tangential coefficient; several: e_newton (solid) and the tangential
+    coefficient (dashed) of each model."""
+    swept = swept_column(models[0][1])
+    if swept is None:
+        return None
+    swept, variable, scale = swept
     fig, ax = plt.subplots(figsize=(6.4, 4.2), dpi=110)
     columns = (("e_newton", "e Newton (velocity)", "tab:blue"),
                ("e_poisson", "e Poisson (impulse)", "tab:orange"),
                ("e_stronge", "e Stronge (energy)", "tab:green"),
                ("tangential_cor", "tangential coefficient", "tab:purple"))
+    if len(models) > 1:
+        colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+        for i, (model, table) in enumerate(models):
+            for column, label, style in (("e_newton", "e Newton", "-"),
+                                         ("tangential_cor", "tangential", "--")):
+                pairs = sorted((scale * x, y) for x, y in zip(table[swept], table[column])
+                               if finite([x, y]) == [x, y]) if column in table else []
+                if pairs:
+                    ax.plot([p[0] for p in pairs], [p[1] for p in pairs], style,
+                            color=colours[i % len(colours)], linewidth=1.6,
+                            label=f"{label} ({model})")
+        for column, label, marker in (("e_newton", "e Newton (FEM)", "o"),
+                                      ("tangential_cor", "tangential (FEM)", "s")):
+            if fem is not None and column in fem and swept in fem:
+                points = [(scale * x, y) for x, y, s in zip(fem[swept], fem[column], status)
+                          if s == "completed" and finite([x, y]) == [x, y]]
+                if points:
+                    ax.plot([p[0] for p in points], [p[1] for p in points], marker,
+                            color="black", markersize=6, label=label)
+        columns = ()
+    lumped = models[0][1]
     for column, label, colour in columns:
         if column not in lumped:
             continue

@@ -113,8 +113,10 @@ def sweep(case, *, psi1=None, incidence=None, incidence_deg=None, friction=None,
     Give exactly one of ``psi1`` (Maw's incidence; the normal speed is kept), ``incidence``
     (rad) or ``incidence_deg`` (degrees; the approach speed is kept) or ``friction`` (the
     velocity is kept): an array of values, or a ``"START:STOP:COUNT"`` string as on the command
-    line. ``models``: lumped model names (default: the case's own); each is set into the case's
-    "lumped" section and validated (CaseError names the key). ``threads``: worker threads (default
+    line. ``models``: lumped model names (default: the case's own), as ``rebound sweep --models``:
+    any lumped.model and ``halfspace-beta0`` (the half-space model with dundurs_coupling false);
+    each is set into the case's "lumped" section (the other models' options dropped) and
+    validated (CaseError names the key; ValueError for an unknown name). ``threads``: worker threads (default
     all cores). Every point is solved exactly as by the serial solver.
 
     Returns a pandas DataFrame (if pandas imports and ``as_frame`` is not False) or a dict of
@@ -138,8 +140,9 @@ def sweep(case, *, psi1=None, incidence=None, incidence_deg=None, friction=None,
     if factor != 1.0:
         values = values * factor
     base = load_case(case)
-    if models is None:
-        models = [base.lumped.model]
+    own = models is None
+    if own:
+        models = [_rebound.sweep_model_name(base)]
     elif isinstance(models, str):
         models = [models]
     if len(models) == 0:
@@ -148,7 +151,7 @@ def sweep(case, *, psi1=None, incidence=None, incidence_deg=None, friction=None,
         threads = 0  # all cores (std::thread::hardware_concurrency, as the command line)
     parts = []
     for model in models:
-        model_case = base.with_changes({"lumped": {"model": model}})
+        model_case = base if own else _rebound.case_with_model(base, model)
         columns = _rebound.sweep(model_case, variable, values, int(threads))
         columns["phases"] = np.asarray(columns["phases"], dtype=str)
         columns["error"] = np.asarray(columns["error"], dtype=str)

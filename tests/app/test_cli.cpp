@@ -217,7 +217,7 @@ TEST(Cli, SweepWritesOneRowPerPoint) {
             "sweep_psi1,psi1,psi2,incidence_angle_rad,rebound_angle_rad,e_newton,e_poisson,"
             "e_stronge,tangential_cor,spin_final_rad_per_s,normal_impulse_N_s,"
             "tangential_impulse_N_s,contact_duration_s,peak_normal_force_N,kinetic_energy_loss_J,"
-            "kinetic_energy_loss_fraction,lambda,theta_rad,phases,error");
+            "kinetic_energy_loss_fraction,lambda,theta_rad,phases,error,model");
   int rows = 0;
   while (std::getline(csv, line)) ++rows, last = line;
   EXPECT_EQ(rows, 17);
@@ -345,6 +345,68 @@ TEST(Cli, SweepIncidenceInDegrees) {
   EXPECT_EQ(radians.status, 2);
   EXPECT_NE(radians.output.find("degrees in [0, 90)"), std::string::npos) << radians.output;
   EXPECT_NE(run("sweep --help").output.find("DEGREES"), std::string::npos);
+}
+
+// --models: one block of rows per model in sweep.csv (model in the last column), the table and
+// --json name the model; an unknown name is a usage error (exit 2) listing the known models.
+TEST(Cli, SweepModelsWritesOneBlockPerModel) {
+  const fs::path dir = scratch("models");
+  const Invocation r = run("sweep " + kCases +
+                           "chung-ooi-test4.json --incidence 5:60:3 --models lai,halfspace-beta0 "
+                           "--threads 2 --no-plots -o " +
+                           dir.string());
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("models lai,halfspace-beta0"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find(" model halfspace-beta0\n"), std::string::npos) << r.output;
+  std::ifstream csv(dir / "sweep.csv");
+  std::string line;
+  std::getline(csv, line);
+  EXPECT_EQ(line.substr(line.rfind(',') + 1), "model") << line;
+  std::vector<std::string> models;
+  while (std::getline(csv, line)) models.push_back(line.substr(line.rfind(',') + 1));
+  EXPECT_EQ(models, (std::vector<std::string>{"lai", "lai", "lai", "halfspace-beta0",
+                                              "halfspace-beta0", "halfspace-beta0"}));
+  const Invocation json = run("sweep " + kCases +
+                              "chung-ooi-test4.json --incidence 5:60:2 --models mdr,lai --json "
+                              "--no-plots -o " +
+                              (dir / "json").string());
+  ASSERT_EQ(json.status, 0) << json.output;
+  const auto document = nlohmann::json::parse(json.output);
+  EXPECT_EQ(document["models"], (nlohmann::json{"mdr", "lai"}));
+  ASSERT_EQ(document["points"].size(), 4u);
+  EXPECT_EQ(document["points"][0]["model"], "mdr");
+  EXPECT_EQ(document["points"][3]["model"], "lai");
+
+  const Invocation bad =
+      run("sweep " + kCases + "chung-ooi-test4.json --incidence 5:60:3 --models lai,lia");
+  EXPECT_EQ(bad.status, 2);
+  for (const char* expected : {"--models", "'lia'", "halfspace-beta0", "uncoupled-euler"})
+    EXPECT_NE(bad.output.find(expected), std::string::npos) << expected << "\n" << bad.output;
+  // A model the case cannot take is a case error naming the key (exit 2).
+  const Invocation newton =
+      run("sweep " + kCases + "chung-ooi-test4.json --incidence 5:60:3 --models newton");
+  EXPECT_EQ(newton.status, 2);
+  EXPECT_NE(newton.output.find("lumped.restitution"), std::string::npos) << newton.output;
+  EXPECT_NE(run("sweep --help").output.find("halfspace-beta0"), std::string::npos);
+}
+
+// The FEM models the rigid plane only: every FEM command refuses the elastic target up front
+// (exit 2, as other case errors), naming the file, target.type and the rigid plane; nothing runs.
+TEST(Cli, FemCommandsRefuseAnElasticTarget) {
+  const std::string file = kCases + "kharaz-2001-glass.json";
+  const fs::path dir = scratch("elastic-target");
+  for (const std::string& command :
+       {"fem " + file, "pair " + file, "refine " + file + " --levels 0..0", "mesh " + file,
+        "sweep " + file + " --incidence 5:60:3 --fem 1"}) {
+    SCOPED_TRACE(command);
+    const Invocation r = run(command + " -o " + dir.string());
+    EXPECT_EQ(r.status, 2) << r.output;
+    EXPECT_NE(r.output.find(file + ": target.type is \"elastic_halfspace\""), std::string::npos)
+        << r.output;
+    EXPECT_NE(r.output.find("expected target.type \"rigid_plane\""), std::string::npos) << r.output;
+  }
+  EXPECT_FALSE(fs::exists(dir / "fem"));
+  EXPECT_EQ(run("check " + file).status, 0);
 }
 
 // rebound init writes a commented case that check accepts, for every shape; it does not

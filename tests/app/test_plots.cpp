@@ -202,7 +202,10 @@ TEST(Plots, SweepWritesPsi2AndRestitutionPngs) {
           (dir / "incidence").string());
   ASSERT_EQ(incidence.status, 0) << incidence.output;
   EXPECT_EQ(pngs(dir / "incidence" / "plots"),
-            (std::vector<std::string>{"e_vs_incidence_angle.png", "psi2_vs_psi1.png"}));
+            (std::vector<std::string>{"e_vs_incidence_angle.png", "psi2_vs_psi1.png",
+                                      "spin_vs_incidence.png", "tangential_cor_vs_incidence.png"}));
+  for (const std::string& name : pngs(dir / "incidence" / "plots"))
+    expect_real_plot(dir / "incidence" / "plots" / name);
 
   const Invocation none =
       run("sweep " + kCases + "sphere-lai-psi2.json --psi1 0:8:9 --no-plots -o " +
@@ -210,6 +213,30 @@ TEST(Plots, SweepWritesPsi2AndRestitutionPngs) {
   ASSERT_EQ(none.status, 0) << none.output;
   EXPECT_TRUE(fs::exists(dir / "none" / "sweep.csv"));
   EXPECT_FALSE(fs::exists(dir / "none" / "plots"));
+}
+
+// --models: the same four plots of an incidence sweep with one curve per model (more lines, so
+// more ink than one model's: the curves are drawn, not only the axes).
+TEST(Plots, SweepOverSeveralModelsDrawsOneCurvePerModel) {
+  if (!matplotlib_available()) GTEST_SKIP() << "no python3 with matplotlib here";
+  const fs::path dir = scratch("sweep-models");
+  for (const std::string& models : {std::string("lai"), std::string("lai,mdr,halfspace-beta0")}) {
+    const Invocation r =
+        run("sweep " + kCases + "chung-ooi-test4.json --incidence 5:80:6 --quiet " + "--models " +
+            models + " -o " + (dir / models).string());
+    ASSERT_EQ(r.status, 0) << r.output;
+    EXPECT_EQ(
+        pngs(dir / models / "plots"),
+        (std::vector<std::string>{"e_vs_incidence_angle.png", "psi2_vs_psi1.png",
+                                  "spin_vs_incidence.png", "tangential_cor_vs_incidence.png"}));
+  }
+  for (const char* name :
+       {"psi2_vs_psi1.png", "spin_vs_incidence.png", "tangential_cor_vs_incidence.png"}) {
+    SCOPED_TRACE(name);
+    expect_real_plot(dir / "lai,mdr,halfspace-beta0" / "plots" / name);
+    EXPECT_GT(fs::file_size(dir / "lai,mdr,halfspace-beta0" / "plots" / name),
+              fs::file_size(dir / "lai" / "plots" / name));
+  }
 }
 
 // $REBOUND_PYTHON is tried first; one that cannot draw (no matplotlib, or no such file) is named

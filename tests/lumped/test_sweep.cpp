@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -68,4 +70,89 @@ TEST(Sweep, ValuesOutsideTheRangeAreRowErrorsAndEmptyValuesNoRows) {
   EXPECT_NE(rows[1].error.find("< 0"), std::string::npos) << rows[1].error;
   EXPECT_NE(rows[2].error.find("not finite"), std::string::npos) << rows[2].error;
   EXPECT_TRUE(lumped::run_sweep(base, lumped::SweepVariable::psi1, {}, 4).empty());
+}
+
+// --models: every lumped.model and halfspace-beta0 are accepted; an unknown, empty or repeated
+// name is refused naming it and listing the known names.
+TEST(SweepModels, ListsAreParsedAndUnknownNamesRefusedWithTheList) {
+  EXPECT_EQ(lumped::parse_model_list("lai,mdr,halfspace-beta0"),
+            (std::vector<std::string>{"lai", "mdr", "halfspace-beta0"}));
+  EXPECT_EQ(lumped::parse_model_list("halfspace"), std::vector<std::string>{"halfspace"});
+  const auto& names = lumped::sweep_model_names();
+  EXPECT_EQ(names.size(), cases::lumped_model_names().size() + 1);
+  for (const char* bad : {"lai,lia", "lai,,mdr", "", "lai,"}) {
+    SCOPED_TRACE(bad);
+    try {
+      lumped::parse_model_list(bad);
+      ADD_FAILURE() << "accepted";
+    } catch (const std::invalid_argument& error) {
+      const std::string message = error.what();
+      EXPECT_NE(message.find("unknown model"), std::string::npos) << message;
+      for (const std::string& name : names)
+        EXPECT_NE(message.find(name), std::string::npos) << name << " in " << message;
+    }
+  }
+  EXPECT_THROW(lumped::parse_model_list("lai,mdr,lai"), std::invalid_argument);
+  try {
+    lumped::case_with_model(sphere(), "hertz");
+    ADD_FAILURE() << "accepted";
+  } catch (const std::invalid_argument& error) {
+    EXPECT_NE(std::string(error.what()).find("halfspace-beta0"), std::string::npos);
+  }
+}
+
+// case_with_model sets the model (halfspace-beta0: halfspace without the Dundurs coupling),
+// drops the options of other models and validates the case again (a rigid-body law without
+// lumped.restitution is refused naming that key, as in a case file).
+TEST(SweepModels, CaseWithModelSetsAndValidatesTheModel) {
+  const cases::Case base = sphere();
+  const cases::Case beta0 = lumped::case_with_model(base, "halfspace-beta0");
+  EXPECT_EQ(beta0.lumped.model, "halfspace");
+  EXPECT_FALSE(beta0.lumped.dundurs_coupling);
+  const cases::Case coupled = lumped::case_with_model(beta0, "halfspace");
+  EXPECT_TRUE(coupled.lumped.dundurs_coupling);
+  EXPECT_EQ(lumped::model_name(beta0), "halfspace-beta0");
+  EXPECT_EQ(lumped::model_name(coupled), "halfspace");
+  EXPECT_EQ(lumped::model_name(base), "lai");
+  // From the half-space case with dundurs_coupling to the MDR bed: the option dropped, accepted
+  // (the parser refuses dundurs_coupling beside another model).
+  ASSERT_TRUE(beta0.raw["lumped"].contains("dundurs_coupling"));
+  const cases::Case mdr = lumped::case_with_model(beta0, "mdr");
+  EXPECT_EQ(mdr.lumped.model, "mdr");
+  EXPECT_FALSE(mdr.raw["lumped"].contains("dundurs_coupling"));
+  try {
+    lumped::case_with_model(base, "newton");
+    ADD_FAILURE() << "accepted";
+  } catch (const cases::CaseError& error) {
+    EXPECT_EQ(error.key(), "lumped.restitution") << error.what();
+  }
+}
+
+// Two models in one sweep.csv: the header ends with the model column, one block of rows per model
+// in the order given, each row equal (bit for bit, %.10g) to that model's own sweep.
+TEST(SweepModels, SweepCsvHasOneBlockPerModelNamedInTheLastColumn) {
+  const cases::Case base = sphere();
+  lumped::SweepRange range;
+  range.variable = lumped::SweepVariable::incidence_angle;
+  range.start = 0.05;
+  range.stop = 1.2;
+  range.count = 5;
+  std::vector<lumped::ModelSweep> sweeps;
+  for (const char* model : {"lai", "mdr"})
+    sweeps.push_back({model, lumped::run_sweep(lumped::case_with_model(base, model), range, 2)});
+  const std::string csv = lumped::sweep_csv(range, sweeps);
+  std::stringstream in(csv);
+  std::string header, line;
+  std::getline(in, header);
+  EXPECT_EQ(header.rfind("sweep_incidence_angle_rad,psi1,psi2,", 0), 0u) << header;
+  EXPECT_EQ(header.substr(header.size() - std::string(",phases,error,model").size()),
+            ",phases,error,model");
+  std::vector<std::string> models;
+  while (std::getline(in, line)) models.push_back(line.substr(line.rfind(',') + 1));
+  EXPECT_EQ(models, (std::vector<std::string>{"lai", "lai", "lai", "lai", "lai", "mdr", "mdr",
+                                              "mdr", "mdr", "mdr"}));
+  // The models differ (MDR has partial slip), and one model's block is its own sweep.csv.
+  EXPECT_NE(sweeps[0].rows[1].scalars[1], sweeps[1].rows[1].scalars[1]);
+  const std::string lai_only = lumped::sweep_csv(range, {sweeps[0]});
+  EXPECT_EQ(csv.rfind(lai_only, 0), 0u);
 }

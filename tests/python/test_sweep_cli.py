@@ -33,7 +33,9 @@ class SweepEqualsCommandLine(unittest.TestCase):
     def check_against_cli(self, case, option, keyword, spec, model):
         header, rows = self.cli_sweep(case.with_changes({"lumped": {"model": model}}), option, spec)
         table = rebound.sweep(case, models=[model], as_frame=False, **{keyword: spec})
-        self.assertEqual(["model"] + header, list(table))
+        # sweep.csv names the model in its last column; the module's table first.
+        self.assertEqual(header[-1], "model")
+        self.assertEqual(["model"] + header[:-1], list(table))
         self.assertEqual(len(rows), len(table["model"]))
         self.assertTrue(all(m == model for m in table["model"]))
         for k, name in enumerate(header):
@@ -116,6 +118,37 @@ class SweepEqualsCommandLine(unittest.TestCase):
         self.assertEqual(list(frame.columns[:3]), ["model", "sweep_psi1", "psi1"])
         lai = frame[frame["model"] == "lai"]
         self.assertTrue(np.allclose(lai["psi1"], values, rtol=1e-12, atol=0))
+
+    def test_halfspace_beta0_and_the_elastic_target(self):
+        """--models' halfspace-beta0 is the half-space model without the Dundurs coupling, as
+        on the command line (sweep.csv's model column names it); an unknown name is a
+        ValueError listing the known ones; the elastic target of the Kharaz case is a Target."""
+        case = rebound.load_case(case_path("kharaz-2001-glass.json"))
+        self.assertEqual(case.target.type, "elastic_halfspace")
+        self.assertEqual(case.target.young_modulus, 70e9)
+        self.assertIsNone(case.target.density)
+        header, rows = self.cli_sweep_models(case, "--incidence", "10:50:2", "halfspace-beta0,lai")
+        table = rebound.sweep(case, incidence_deg="10:50:2", models=["halfspace-beta0", "lai"],
+                              as_frame=False)
+        self.assertEqual(list(table["model"]), ["halfspace-beta0"] * 2 + ["lai"] * 2)
+        for k, name in enumerate(header):
+            self.assertEqual([printed(x) for x in table[name]], [row[k] for row in rows], name)
+        beta0 = rebound.sweep(case.with_changes(
+            {"lumped": {"model": "halfspace", "dundurs_coupling": False}}),
+            incidence_deg="10:50:2", as_frame=False)
+        self.assertTrue(np.array_equal(beta0["psi2"], table["psi2"][:2]))
+        with self.assertRaises(ValueError) as raised:
+            rebound.sweep(case, psi1=[1.0], models=["halfspace-beta"])
+        self.assertIn("halfspace-beta0", str(raised.exception))
+
+    def cli_sweep_models(self, case, option, spec, models):
+        folder = temporary_folder(self)
+        path = os.path.join(folder, "case.json")
+        with open(path, "w") as stream:
+            json.dump(case.to_dict(), stream)
+        run_cli("sweep", path, option, spec, "--models", models, "-o", folder, "--quiet",
+                "--no-plots")
+        return read_csv_text(os.path.join(folder, "sweep.csv"))
 
 
 if __name__ == "__main__":
