@@ -100,10 +100,10 @@ def lumped_value(rebound, case, model_name, model, out):
         return json.load(f)
 
 
-def fmt(x, digits=4):
+def fmt(x, digits=4, sign="+"):
     if x is None or (isinstance(x, float) and not math.isfinite(x)):
         return "—"
-    return f"{x:+.{digits}f}" if abs(x) < 10 else f"{x:.{digits}g}"
+    return f"{x:{sign}.{digits}f}" if abs(x) < 10 else f"{x:.{digits}g}"
 
 
 def main():
@@ -195,7 +195,7 @@ def write_tables(rows, out):
     for q in QUANTITIES:
         lines += [f"## {q}", "",
                   "| condition | contact series h_contact (m) | values | order | Richardson ± error |"
-                  " global series spread | FEM value ± bar | Lai | MDR | half-space β = 0 |"
+                  " global series spread (max − min) | FEM value ± bar | Lai | MDR | half-space β = 0 |"
                   " half-space β | FEM − half-space β |",
                   "|---|---|---|---|---|---|---|---|---|---|---|---|"]
         for cnd in conditions:
@@ -207,9 +207,9 @@ def write_tables(rows, out):
             lines.append(
                 f"| {cnd} | {c['h_m']} | {c['values']} | "
                 f"{fmt(c['order'], 2) if c['status'] == 'ok' else c['status']} | "
-                f"{fmt(c['richardson'])} ± {fmt(c['error_estimate'])} | "
-                f"{fmt(g['spread']) if g else '—'} ({g['status'] if g else ''}) | "
-                f"{fmt(value)} ± {fmt(bar)} | {fmt(c['lai'])} | {fmt(c['mdr'])} | "
+                f"{fmt(c['richardson'])} ± {fmt(c['error_estimate'], sign='')} | "
+                f"{fmt(g['spread'], sign='') if g else '—'} | "
+                f"{fmt(value)} ± {fmt(bar, sign='')} | {fmt(c['lai'])} | {fmt(c['mdr'])} | "
                 f"{fmt(c['halfspace-beta0'])} | {fmt(c['halfspace-beta'])} | {fmt(diff)} |")
         lines.append("")
     with open(os.path.join(out, "convergence.md"), "w") as f:
