@@ -28,6 +28,14 @@ if [ -x build/bin/bench_fem ]; then
   done)
   rm -rf "$mesh_dir"
 fi
+# rebound beside CalculiX on the Hertz impact (bench/calculix_hertz.py): p = 1 by default, the
+# degrees in REBOUND_CALCULIX_DEGREES (e.g. 1,2: C3D20 takes CalculiX far longer).
+calculix=""
+calculix_degrees=${REBOUND_CALCULIX_DEGREES:-1}
+if command -v ccx > /dev/null && [ -x build/bin/rebound ]; then
+  calculix=$(/usr/bin/python3 bench/calculix_hertz.py --degrees "$calculix_degrees" --nice 0 2>&1 |
+             sed -n '/UTC, /,$p' || true)
+fi
 # The Python module against the command line (bench/python_sweep.py), by the module's python.
 python=$(sed -n 's/^Python3_EXECUTABLE:FILEPATH=//p' build/CMakeCache.txt)
 python_sweep=""
@@ -112,6 +120,22 @@ fi
     echo "| case | cells | cells per level 0, 1, 2, ... | bound |"
     echo "|---|---|---|---|"
     echo "$lts"
+  fi
+  if [ -n "$calculix" ]; then
+    echo
+    echo "## FEM beside CalculiX (\`bench/calculix_hertz.py\`)"
+    echo
+    echo "The Hertz impact of \`cases/hertz-steel-sphere.json\` on the same mesh and the same 2 cores:"
+    echo "rebound's explicit FEM (\`mpirun -np 2 rebound fem\`, kinematic contact) and CalculiX 2.20"
+    echo "(Debian \`calculix-ccx\`, OpenMP threads) on rebound's mesh exported by \`rebound mesh --inp\`"
+    echo "(C3D8 for p = 1, C3D20 for p = 2), the plane a fixed block, \`*DYNAMIC, EXPLICIT\` with"
+    echo "node-to-surface penalty contact (slope K = 10 E*/a_max; CalculiX's explicit dynamics accepts"
+    echo "only the linear pressure-overclosure, and its massless hard contact refuses a fixed plane:"
+    echo "docs/FEM.md, \"The mesh in CalculiX\"). Durations and peaks are measured the same way for"
+    echo "both codes from the contact force history. Degrees run: $calculix_degrees."
+    echo "Command: \`/usr/bin/python3 bench/calculix_hertz.py --degrees $calculix_degrees\`."
+    echo
+    echo "$calculix"
   fi
   if [ -n "$python_sweep" ]; then
     echo
