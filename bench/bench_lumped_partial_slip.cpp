@@ -1,10 +1,15 @@
 // Convergence and cost of the partial-slip models on the Table 6.1 sphere (nu = 0.3, lambda = 5/9,
 // theta = 0): the MDR bed in its number of springs, the half-space model in its grid and time
 // step (Psi2 at Psi1 = 2, mu = 0.1; and Hertz's normal impact). Prints the tables quoted in
-// docs/LUMPED.md and docs/HALFSPACE.md. Run: build/bin/bench_lumped_partial_slip (about a minute).
+// docs/LUMPED.md and docs/HALFSPACE.md. Then full stick (mu = 1000, the tangential speed of
+// Psi1 = 2 at mu = 0.1): the tangential coefficient of restitution of the half-space model with
+// beta = 0 in its time step against the MDR bed (the same physics); --coupled-full-stick adds the
+// coupled half-space model at 100 and 400 steps (about 4 minutes more).
+// Run: build/bin/bench_lumped_partial_slip [--coupled-full-stick] (about a minute).
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <functional>
 #include <vector>
 
@@ -47,7 +52,8 @@ double order(double q1, double q2, double q3, double r) {
 
 }  // namespace
 
-int main() {
+int main(int argc, char** argv) {
+  const bool coupled_full_stick = argc > 1 && std::strcmp(argv[1], "--coupled-full-stick") == 0;
   const lumped::Configuration c2 = sphere(2.0, 0.1);
 
   std::printf("MDR bed, Psi2 at Psi1 = 2, mu = 0.1 (springs across the largest half-width)\n");
@@ -104,5 +110,61 @@ int main() {
   };
   for (const int cells : {12, 16, 24, 32, 48}) row(cells, 100);
   for (const int steps : {25, 50, 200, 400}) row(24, steps);
+
+  // Full stick: the receding contact releases its stuck rings; each release is a slip event at
+  // the contact edge that the time step must resolve. w_t/v_t at P after / before the impact.
+  lumped::Configuration stick = sphere(0, 0);
+  stick.friction = 1000;
+  stick.incidence_angle = std::atan(2.0 / cases::psi_scale(kNu, 0.1));
+  const double v_t = std::sin(stick.incidence_angle);  // Lai's units: |v_P| = 1 at first touch
+  std::printf(
+      "\nFull stick (mu = 1000, sin(alpha) = %.5f): w_t/v_t at P (as tests/lumped/test_mdr.cpp)\n",
+      v_t);
+  std::printf(
+      "| model | springs or cells | steps | w_t/v_t | difference | observed order | s |\n"
+      "|---|---|---|---|---|---|---|\n");
+  for (const int springs : {200, 800}) {
+    lumped::MdrOptions options;
+    options.record_history = false;
+    options.springs = springs;
+    lumped::Outcome o;
+    const double seconds = timed([&] { o = lumped::solve_mdr(stick, options); });
+    std::printf("| MDR | %d | | %.5f | | | %.2f |\n", springs, o.separation_velocity.x() / v_t,
+                seconds);
+  }
+  std::vector<double> e;
+  for (const int steps : {100, 200, 400, 800, 1600}) {
+    halfspace::Options options;
+    options.record_history = false;
+    options.time_steps = steps;
+    options.dundurs_coupling = false;
+    lumped::Outcome o;
+    const double seconds = timed([&] { o = halfspace::solve_impact(stick, options); });
+    e.push_back(o.separation_velocity.x() / v_t);
+    const std::size_t n = e.size();
+    std::printf("| half-space, beta = 0 | %d | %d | %.5f | %s | %s | %.2f |\n", options.cells,
+                steps, e.back(), n > 1 ? std::to_string(e[n - 1] - e[n - 2]).c_str() : "",
+                n > 2 ? std::to_string(order(e[n - 3], e[n - 2], e[n - 1], 2)).c_str() : "",
+                seconds);
+  }
+  {
+    const std::size_t n = e.size();
+    const double p = order(e[n - 3], e[n - 2], e[n - 1], 2);
+    const double richardson = e[n - 1] + (e[n - 1] - e[n - 2]) / (std::pow(2.0, p) - 1);
+    std::printf("| half-space, beta = 0, Richardson (last three) | | | %.5f | +- %.5f | %.2f | |\n",
+                richardson, std::abs(richardson - e[n - 1]), p);
+  }
+  if (coupled_full_stick) {
+    for (const int steps : {100, 400}) {
+      halfspace::Options options;
+      options.record_history = false;
+      options.time_steps = steps;
+      lumped::Outcome o;
+      const double seconds = timed([&] { o = halfspace::solve_impact(stick, options); });
+      std::printf("| half-space, beta = %.4f | %d | %d | %.5f | | | %.2f |\n",
+                  (1 - 2 * kNu) / (2 * (1 - kNu)), options.cells, steps,
+                  o.separation_velocity.x() / v_t, seconds);
+    }
+  }
   return 0;
 }
