@@ -43,7 +43,29 @@ CONDITIONS = [
     ("psi1-4", {"friction": 0.1, "psi1": 4.0}),
     ("full-stick", {"friction": 1000.0, "tangential_speed": FULL_STICK_TANGENTIAL_SPEED}),
 ]
-QUANTITIES = ["psi2", "e_newton", "tangential_impulse", "tangential_cor"]
+QUANTITIES = ["psi2", "e_newton", "tangential_impulse", "tangential_cor", "wt_over_vt"]
+
+
+def contact_point_ratio(summary):
+    """w_t/v_t: the contact point's tangential velocity after / before the impact."""
+    return summary["contact_point_velocity_final"][0] / summary["contact_point_velocity_initial"][0]
+
+
+def richardson(hs, qs):
+    """Observed order and Richardson value of the last three (h decreasing), as studies/convergence.h
+    for a constant ratio; status 'oscillating' when the differences change sign."""
+    (h1, h2, h3), (q1, q2, q3) = hs[-3:], qs[-3:]
+    d1, d2 = q1 - q2, q2 - q3
+    if d1 * d2 <= 0:
+        return {"status": "oscillating", "order": None, "extrapolated": None,
+                "error_estimate": None}
+    r = h2 / h3
+    p = math.log(d1 / d2) / math.log(r)
+    if p <= 0:
+        return {"status": "differences grow", "order": p, "extrapolated": None,
+                "error_estimate": None}
+    q_r = q3 + (q3 - q2) / (r ** p - 1)
+    return {"status": "ok", "order": p, "extrapolated": q_r, "error_estimate": abs(q_r - q3)}
 LUMPED_MODELS = [
     ("lai", {"model": "lai"}),
     ("mdr", {"model": "mdr"}),
@@ -164,7 +186,17 @@ def main():
             for a, b in zip(hs, hs[1:]):
                 if not b < 0.9 * a:
                     sys.exit(f"{name} {label}: h did not decrease ({hs}): not a refinement")
-            conv = study["series"][0]["convergence"]
+            conv = dict(study["series"][0]["convergence"])
+            ratios = []
+            for r in runs:
+                with open(os.path.join(r["directory"], "summary.json")) as f:
+                    ratios.append(contact_point_ratio(json.load(f)))
+            conv["wt_over_vt"] = {"values": ratios, **(richardson(hs, ratios) if len(runs) >= 3
+                                                       else {"status": "too few runs", "order": None,
+                                                             "extrapolated": None,
+                                                             "error_estimate": None})}
+            for m, _ in LUMPED_MODELS:
+                lumped[m]["wt_over_vt"] = contact_point_ratio(lumped[m])
             for q in QUANTITIES:
                 c = conv[q]
                 rows.append({
