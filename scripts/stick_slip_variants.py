@@ -30,6 +30,7 @@ nu = 0.3: the pressure wave is that much faster).
 import argparse
 import csv
 import json
+import math
 import os
 import subprocess
 import sys
@@ -148,6 +149,29 @@ def main():
             f"{f2(fem - r['psi2_halfspace-beta'] if fem is not None else None)} | "
             f"{'—' if r['e_fem'] is None else format(r['e_fem'], '.5f')} | "
             f"{r['e_halfspace-beta']:.5f} |")
+    # The speed series: FEM - coupled half-space model against v, extrapolated to v -> 0 from the
+    # last three speeds (observed order in v and Richardson's value, as for a mesh series).
+    speeds = sorted({r["normal_speed_m_per_s"] for r in rows}, reverse=True)
+    if len(speeds) >= 3:
+        lines += ["", "FEM − half-space β extrapolated to v → 0 (the three slowest speeds, "
+                  "ratio v_k/v_(k+1); order p in v, Richardson value d₀ = d₃ + (d₃ − d₂)/(r^p − 1)):",
+                  "", "| ν | Ψ₁ | d at v = " + ", ".join(f"{v:g}" for v in speeds[-3:]) +
+                  " | order in v | d₀ (v → 0) |", "|---|---|---|---|---|"]
+        for nu in sorted({r["nu"] for r in rows}):
+            for psi1 in sorted({r["psi1"] for r in rows}):
+                d = {r["normal_speed_m_per_s"]: r["psi2_fem"] - r["psi2_halfspace-beta"]
+                     for r in rows if r["nu"] == nu and r["psi1"] == psi1 and
+                     r["psi2_fem"] is not None}
+                if not all(v in d for v in speeds[-3:]):
+                    continue
+                (v1, v2, v3), (d1, d2, d3) = speeds[-3:], [d[v] for v in speeds[-3:]]
+                if (d1 - d2) * (d2 - d3) <= 0:
+                    order, d0 = "oscillating", None
+                else:
+                    p = math.log((d1 - d2) / (d2 - d3)) / math.log(v2 / v3)
+                    order, d0 = f"{p:.2f}", d3 + (d3 - d2) / ((v2 / v3) ** p - 1)
+                lines.append(f"| {nu:g} | {psi1:g} | {d1:+.4f}, {d2:+.4f}, {d3:+.4f} | {order} | "
+                             f"{f2(d0, 4)} |")
     with open(os.path.join(args.out, "variants.md"), "w") as f:
         f.write("\n".join(lines) + "\n")
     print("\n".join(lines))
