@@ -36,6 +36,8 @@ import subprocess
 import sys
 import tempfile
 
+from stick_slip_convergence import write_json  # noqa: E402 (this script's folder is on sys.path)
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MODELS = [
     ("lai", {"model": "lai"}),
@@ -43,13 +45,6 @@ MODELS = [
     ("halfspace-beta0", {"model": "halfspace", "dundurs_coupling": False}),
     ("halfspace-beta", {"model": "halfspace", "dundurs_coupling": True}),
 ]
-
-
-def write_json(path, data):
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    with open(path, "w") as f:
-        json.dump(data, f, indent=2)
-        f.write("\n")
 
 
 def read_json(path):

@@ -15,9 +15,11 @@
 #include "cases/case.h"
 #include "cases/derived.h"
 #include "cases/template.h"
+#include "tests/common/case_rejection.h"
 
 using namespace rebound::cases;
 using json = nlohmann::json;
+using rebound::test::rejection;
 namespace fs = std::filesystem;
 
 namespace {
@@ -40,16 +42,6 @@ json capsule() {
     "contact": {"friction": 0.5},
     "impact": {"theta": 0.27018, "normal_speed": 1.0, "tangential_speed": 1.549}
   })");
-}
-
-CaseError rejection(const json& document) {
-  try {
-    parse_case(document, "bad.json");
-  } catch (const CaseError& error) {
-    return error;
-  }
-  ADD_FAILURE() << "accepted: " << document.dump();
-  return CaseError("", "", "");
 }
 
 CaseError text_rejection(const std::string& text) {

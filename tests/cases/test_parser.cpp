@@ -7,9 +7,11 @@
 
 #include "cases/case.h"
 #include "cases/derived.h"
+#include "tests/common/case_rejection.h"
 
 using namespace rebound::cases;
 using json = nlohmann::json;
+using rebound::test::rejection;
 
 namespace {
 
@@ -24,17 +26,6 @@ json valid_case() {
     "lumped": {"model": "lai"},
     "fem": {"degree": 2}
   })");
-}
-
-// Parses the document and returns the error; fails the test if it was accepted.
-CaseError rejection(const json& document) {
-  try {
-    parse_case(document, "bad.json");
-  } catch (const CaseError& error) {
-    return error;
-  }
-  ADD_FAILURE() << "accepted: " << document.dump();
-  return CaseError("", "", "");
 }
 
 void expect_rejected(const json& document, const std::string& key, const std::string& fragment) {

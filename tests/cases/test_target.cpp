@@ -7,9 +7,11 @@
 
 #include "cases/case.h"
 #include "cases/derived.h"
+#include "tests/common/case_rejection.h"
 
 using namespace rebound::cases;
 using json = nlohmann::json;
+using rebound::test::rejection;
 
 namespace {
 
@@ -44,16 +46,6 @@ Target elastic(double E, double nu) {
   t.young_modulus = E;
   t.poisson_ratio = nu;
   return t;
-}
-
-CaseError rejection(const json& document) {
-  try {
-    parse_case(document, "bad.json");
-  } catch (const CaseError& error) {
-    return error;
-  }
-  ADD_FAILURE() << "accepted: " << document.dump();
-  return CaseError("", "", "");
 }
 
 void expect_rejected(const json& target, const std::string& key, const std::string& fragment) {
