@@ -11,6 +11,9 @@ run the lumped models on the same case: Lai, MDR, the half-space model with beta
 the coupling. If the coupling is what separates the FEM from the uncoupled models, the FEM's
 Psi2 approaches MDR's as nu -> 1/2 and tracks the coupled half-space model on the way.
 
+--mu LIST runs the same at other friction coefficients (default: the case's 0.1); Psi1 is kept,
+so the tangential speed grows with mu (v_t / v_n = Psi1 mu (2 - nu) / (2 (1 - nu))).
+
 --speed LIST runs the same at other normal impact speeds (m/s; default 0.5, the case's). The
 lumped and half-space models are quasi-static and rate-independent in Hertz's scaling: their Psi2
 does not depend on the speed. The FEM's elastic waves do (the contact lasts t_c ~ v^(-1/5), the
@@ -21,8 +24,10 @@ Examples (the commands docs/FEM.md quotes):
   python3 scripts/stick_slip_variants.py --nu 0.3,0.4,0.45,0.49 --out results/stick-slip-beta
   python3 scripts/stick_slip_variants.py --speed 0.5,0.158,0.05 --psi1 1,2 \
       --out results/stick-slip-speed
+  python3 scripts/stick_slip_variants.py --mu 0.4 --speed 0.5,0.158,0.05 --psi1 2 \
+      --out results/stick-slip-mu
 
-Writes OUT/nu<nu>-v<speed>-psi1-<psi1>/{case.json, fem/summary.json, lumped/<model>.json}, OUT/variants.csv
+Writes OUT/nu<nu>-v<speed>-psi1-<psi1>[-mu<mu>]/{case.json, fem/summary.json, lumped/<model>.json}, OUT/variants.csv
 and OUT/variants.md (the table docs/FEM.md quotes). A finished FEM run (its summary.json with the
 same case) is reused. About 20 min on 2 cores (the nu = 0.49 runs take 3.6x the steps of
 nu = 0.3: the pressure wave is that much faster).
@@ -52,6 +57,16 @@ def read_json(path):
         return json.load(f)
 
 
+def richardson_in_speed(speeds, differences):
+    """Order p in v of d(v) = d0 + C v^p from three speeds (any common ratio v_k/v_(k+1)) and
+    Richardson's d0; ("oscillating", None) if the differences change sign."""
+    (v1, v2, v3), (d1, d2, d3) = speeds, differences
+    if (d1 - d2) * (d2 - d3) <= 0:
+        return "oscillating", None
+    p = math.log((d1 - d2) / (d2 - d3)) / math.log(v2 / v3)
+    return f"{p:.2f}", d3 + (d3 - d2) / ((v2 / v3) ** p - 1)
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--out", default=os.path.join(ROOT, "results", "stick-slip-beta"))
@@ -60,6 +75,7 @@ def main():
     p.add_argument("--nu", default="0.3")
     p.add_argument("--speed", default="0.5", help="normal impact speeds, m/s")
     p.add_argument("--psi1", default="0.5,1,2,4")
+    p.add_argument("--mu", default=None, help="friction coefficients (default: the case's)")
     p.add_argument("--degree", type=int, default=2)
     p.add_argument("--no-fem", action="store_true", help="the lumped models only")
     args = p.parse_args()
@@ -68,18 +84,24 @@ def main():
     mpi = ["mpirun", "-np", str(args.ranks)] if args.ranks > 1 else []
     base = read_json(os.path.join(ROOT, "cases", "sphere-lai-psi2.json"))
     rows, failed = [], False
-    combinations = [(nu, speed, psi1) for nu in [float(x) for x in args.nu.split(",")]
+    case_mu = base["contact"]["friction"]
+    mus = [float(x) for x in args.mu.split(",")] if args.mu else [case_mu]
+    combinations = [(nu, speed, psi1, mu) for nu in [float(x) for x in args.nu.split(",")]
                     for speed in [float(x) for x in args.speed.split(",")]
-                    for psi1 in [float(x) for x in args.psi1.split(",")]]
-    for nu, speed, psi1 in combinations:
-        name = f"nu{nu:g}-v{speed:g}-psi1-{psi1:g}"
+                    for psi1 in [float(x) for x in args.psi1.split(",")] for mu in mus]
+    for nu, speed, psi1, mu in combinations:
+        # the case's own friction keeps the folder names of the runs made before --mu existed
+        name = f"nu{nu:g}-v{speed:g}-psi1-{psi1:g}" + ("" if mu == case_mu else f"-mu{mu:g}")
         folder = os.path.join(args.out, name)
         case = json.loads(json.dumps(base))
         case["name"] = f"stick-slip-variant-{name}"
         case["description"] = (f"Table 6.1 sphere with nu = {nu:g}, v_n = {speed:g} m/s at "
-                               f"Psi1 = {psi1:g} "
+                               f"Psi1 = {psi1:g}" + ("" if mu == case_mu else f", mu = {mu:g}") +
+                               " "
                                "(scripts/stick_slip_variants.py)")
         case["material"]["poisson_ratio"] = nu
+        if mu != case_mu:
+            case["contact"]["friction"] = mu
         case["impact"]["psi1"] = psi1
         case["impact"]["normal_speed"] = speed
         case["fem"] = {"degree": args.degree}
@@ -101,7 +123,7 @@ def main():
                 fem = read_json(summary_path)
         write_json(case_path, case)
         row = {"nu": nu, "beta": (1 - 2 * nu) / (2 * (1 - nu)), "normal_speed_m_per_s": speed,
-               "psi1": psi1}
+               "psi1": psi1, "mu": mu}
         for label, model in MODELS:
             path = os.path.join(folder, "lumped", label + ".json")
             if not os.path.exists(path):
@@ -122,6 +144,8 @@ def main():
         row["e_fem"] = fem["e_newton"] if fem else None
         row["fem_steps"] = fem.get("steps") if fem else None
         row["fem_wall_time_s"] = fem.get("wall_time") if fem else None
+        row["fem_kinetic_energy_loss_fraction"] = \
+            fem.get("kinetic_energy_loss_fraction") if fem else None
         rows.append(row)
     with open(os.path.join(args.out, "variants.csv"), "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=list(rows[0]))
@@ -131,13 +155,13 @@ def main():
     lines = ["# Psi2 by Poisson's ratio (Dundurs' beta) and impact speed, FEM p = 2 on the "
              "default mesh", "",
              "Generated by `python3 scripts/stick_slip_variants.py " + " ".join(sys.argv[1:]) + "`.",
-             "", "| ν | β | v_n (m/s) | Ψ₁ | Lai | MDR | half-space β = 0 | half-space β | FEM | FEM − MDR |"
+             "", "| ν | β | μ | v_n (m/s) | Ψ₁ | Lai | MDR | half-space β = 0 | half-space β | FEM | FEM − MDR |"
              " FEM − half-space β | e FEM | e half-space β |",
-             "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
         fem = r["psi2_fem"]
         lines.append(
-            f"| {r['nu']:g} | {r['beta']:.4f} | {r['normal_speed_m_per_s']:g} | {r['psi1']:g} | {f2(r['psi2_lai'])} | "
+            f"| {r['nu']:g} | {r['beta']:.4f} | {r['mu']:g} | {r['normal_speed_m_per_s']:g} | {r['psi1']:g} | {f2(r['psi2_lai'])} | "
             f"{f2(r['psi2_mdr'])} | {f2(r['psi2_halfspace-beta0'])} | "
             f"{f2(r['psi2_halfspace-beta'])} | {f2(fem)} | "
             f"{f2(fem - r['psi2_mdr'] if fem is not None else None)} | "
@@ -145,28 +169,28 @@ def main():
             f"{'—' if r['e_fem'] is None else format(r['e_fem'], '.5f')} | "
             f"{r['e_halfspace-beta']:.5f} |")
     # The speed series: FEM - coupled half-space model against v, extrapolated to v -> 0 from the
-    # last three speeds (observed order in v and Richardson's value, as for a mesh series).
+    # last three speeds (observed order in v and Richardson's value, as for a mesh series), for
+    # Psi2 and for Newton's e.
     speeds = sorted({r["normal_speed_m_per_s"] for r in rows}, reverse=True)
     if len(speeds) >= 3:
         lines += ["", "FEM − half-space β extrapolated to v → 0 (the three slowest speeds, "
                   "ratio v_k/v_(k+1); order p in v, Richardson value d₀ = d₃ + (d₃ − d₂)/(r^p − 1)):",
-                  "", "| ν | Ψ₁ | d at v = " + ", ".join(f"{v:g}" for v in speeds[-3:]) +
-                  " | order in v | d₀ (v → 0) |", "|---|---|---|---|---|"]
-        for nu in sorted({r["nu"] for r in rows}):
-            for psi1 in sorted({r["psi1"] for r in rows}):
-                d = {r["normal_speed_m_per_s"]: r["psi2_fem"] - r["psi2_halfspace-beta"]
-                     for r in rows if r["nu"] == nu and r["psi1"] == psi1 and
-                     r["psi2_fem"] is not None}
-                if not all(v in d for v in speeds[-3:]):
-                    continue
-                (v1, v2, v3), (d1, d2, d3) = speeds[-3:], [d[v] for v in speeds[-3:]]
-                if (d1 - d2) * (d2 - d3) <= 0:
-                    order, d0 = "oscillating", None
-                else:
-                    p = math.log((d1 - d2) / (d2 - d3)) / math.log(v2 / v3)
-                    order, d0 = f"{p:.2f}", d3 + (d3 - d2) / ((v2 / v3) ** p - 1)
-                lines.append(f"| {nu:g} | {psi1:g} | {d1:+.4f}, {d2:+.4f}, {d3:+.4f} | {order} | "
-                             f"{f2(d0, 4)} |")
+                  "", "| quantity | ν | μ | Ψ₁ | d at v = " + ", ".join(f"{v:g}" for v in speeds[-3:]) +
+                  " | order in v | d₀ (v → 0) |", "|---|---|---|---|---|---|---|"]
+        for quantity, fem_key, model_key, digits in (("Ψ₂", "psi2_fem", "psi2_halfspace-beta", 4),
+                                                     ("e", "e_fem", "e_halfspace-beta", 6)):
+            for nu in sorted({r["nu"] for r in rows}):
+                for mu in sorted({r["mu"] for r in rows}):
+                    for psi1 in sorted({r["psi1"] for r in rows}):
+                        d = {r["normal_speed_m_per_s"]: r[fem_key] - r[model_key] for r in rows
+                             if (r["nu"], r["mu"], r["psi1"]) == (nu, mu, psi1) and
+                             r[fem_key] is not None}
+                        if not all(v in d for v in speeds[-3:]):
+                            continue
+                        order, d0 = richardson_in_speed(speeds[-3:], [d[v] for v in speeds[-3:]])
+                        values = ", ".join(f"{d[v]:+.{digits}f}" for v in speeds[-3:])
+                        lines.append(f"| {quantity} | {nu:g} | {mu:g} | {psi1:g} | {values} | "
+                                     f"{order} | {f2(d0, digits)} |")
     with open(os.path.join(args.out, "variants.md"), "w") as f:
         f.write("\n".join(lines) + "\n")
     print("\n".join(lines))

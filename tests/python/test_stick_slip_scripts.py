@@ -1,6 +1,7 @@
 """The arithmetic of scripts/stick_slip_convergence.py (the converged FEM values docs/FEM.md
 quotes): Richardson's extrapolation recovers an exact power law, a sign change is reported as
-oscillating, and the FEM's error bar adds the global series' spread."""
+oscillating, and the FEM's error bar adds the global series' spread; and of
+scripts/stick_slip_variants.py's extrapolation to v -> 0 (the rate effect docs/FEM.md quotes)."""
 
 import math
 import os
@@ -9,6 +10,7 @@ import unittest
 
 sys.path.insert(0, os.path.join(os.environ.get("REBOUND_SOURCE_DIR", "."), "scripts"))
 import stick_slip_convergence as convergence  # noqa: E402
+import stick_slip_variants as variants  # noqa: E402
 
 
 class Richardson(unittest.TestCase):
@@ -47,6 +49,20 @@ class FemValue(unittest.TestCase):
         value, bar = convergence.fem_value(contact, None)
         self.assertEqual(value, 0.123)
         self.assertTrue(math.isclose(bar, 0.004, rel_tol=1e-9))
+
+
+class SpeedSeries(unittest.TestCase):
+    def test_rate_law_is_recovered(self):
+        # d(v) = d0 + C v^(2/5) (the first rate correction of a Hertzian impact) at speeds with a
+        # common ratio sqrt(10): the order and d0 to round-off.
+        speeds = [0.5, 0.5 / math.sqrt(10), 0.05]
+        order, d0 = variants.richardson_in_speed(speeds, [0.006 - 0.1 * v ** 0.4 for v in speeds])
+        self.assertEqual(order, "0.40")
+        self.assertAlmostEqual(d0, 0.006, places=12)
+
+    def test_sign_change_has_no_value(self):
+        self.assertEqual(variants.richardson_in_speed([0.5, 0.158, 0.05], [0.1, 0.2, 0.15]),
+                         ("oscillating", None))
 
 
 if __name__ == "__main__":
