@@ -11,6 +11,7 @@ Usage: check_schema.py SCHEMA CASES_DIR REBOUND WORK_DIR
 import copy
 import json
 import pathlib
+import re
 import subprocess
 import sys
 
@@ -203,6 +204,33 @@ def main():
         run = subprocess.run([rebound, "check", str(path)], capture_output=True, text=True)
         if run.returncode != 0:
             failures.append(f"rebound check rejects a good document ({name}): {run.stderr}")
+
+    # Every choice list of the schema is the parser's: rebound check names the accepted values of
+    # a key it rejects ('lumped.model is "x"; expected one of "lai" | ...'), and they must be the
+    # schema's enum, in the same order.
+    choices = [("lumped", "model"), ("lumped", "normal_law"), ("lumped", "restitution_calibration"),
+               ("body", "shape"), ("target", "type")]
+    for section, key in choices:
+        where = schema["$defs"] if section in schema["$defs"] else schema["properties"]
+        enum = where[section]["properties"][key].get("enum")
+        if enum is None:
+            failures.append(f"{section}.{key}: no enum in the schema")
+            continue
+        document = copy.deepcopy(base)
+        document.setdefault(section, {})[key] = "no-such-choice"
+        path = work / "choice.json"
+        path.write_text(json.dumps(document))
+        run = subprocess.run([rebound, "check", str(path)], capture_output=True, text=True)
+        match = re.search(rf'{section}\.{key} is "no-such-choice"; expected one of ([^\n]*)',
+                          run.stderr)
+        if run.returncode != 2 or not match:
+            failures.append(f"{section}.{key} = \"no-such-choice\": rebound check exits "
+                            f"{run.returncode} without naming the choices: {run.stderr[:300]}")
+            continue
+        accepted = re.findall(r'"([^"]*)"', match.group(1))
+        if accepted != enum:
+            failures.append(f"{section}.{key}: the schema's enum {enum} but rebound accepts "
+                            f"{accepted}")
 
     for failure in failures:
         print("FAIL:", failure)
