@@ -8,49 +8,79 @@
 #include <filesystem>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "fem/elastic_operator_kernel.h"
 
 namespace rebound::fem {
 
 #ifdef REBOUND_WITH_SIMD_LANES2
-// elastic_operator_lanes2.cpp
+// elastic_operator_lanes.cpp compiled for 128 bits
 std::unique_ptr<ElasticOperator> make_elastic_operator_lanes2(const ElasticOperator::Setup& setup);
 #endif
 
 namespace {
 
-using Lanes4Factory = ElasticOperator* (*)(const ElasticOperator::Setup*);
+using ModuleFactory = ElasticOperator* (*)(const ElasticOperator::Setup*);
 
-// The four-lane operator lives in the module rebound_fem_avx2 (compiled with -mavx2 -mfma),
-// loaded once, and only when this CPU has AVX2 and FMA, from the directory of the running
-// program (build/bin, where the module is built) or the build tree's. Null when the CPU lacks
-// the instructions or the module is not there (the build had no AVX2 compiler flags).
-Lanes4Factory lanes4_factory() {
-  static const Lanes4Factory factory = []() -> Lanes4Factory {
-#if defined(REBOUND_FEM_AVX2_MODULE) && (defined(__x86_64__) || defined(__i386__))
-    __builtin_cpu_init();
-    if (!__builtin_cpu_supports("avx2") || !__builtin_cpu_supports("fma")) return nullptr;
-    std::vector<std::string> directories;
-    char program[4096];
-    const ssize_t length = readlink("/proc/self/exe", program, sizeof program - 1);
-    if (length > 0) {
-      program[length] = '\0';
-      directories.push_back(std::filesystem::path(program).parent_path().string());
-    }
-    directories.push_back(REBOUND_FEM_MODULE_DIR);
-    for (const std::string& directory : directories) {
-      const std::string path = directory + "/" + REBOUND_FEM_AVX2_MODULE;
-      if (!std::filesystem::exists(path)) continue;
-      void* module = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-      if (module == nullptr) continue;
-      if (void* entry = dlsym(module, "rebound_make_elastic_operator_lanes4"))
-        return reinterpret_cast<Lanes4Factory>(entry);
-    }
+// The wider widths live in modules (fem/CMakeLists.txt, elastic_operator_lanes.cpp): 4 lanes in
+// rebound_fem_avx2 (compiled with -mavx2 -mfma), 8 in rebound_fem_avx512 (-mavx512f). Each is
+// loaded once, and only when this CPU has its instructions (__builtin_cpu_supports also checks
+// that the operating system saves the wider registers), from the directory of the running
+// program (build/bin, where the modules are built) or the build tree's. Null when the CPU lacks
+// the instructions or the module is not there (the build had no such compiler flags).
+ModuleFactory load_module(const char* file) {
+#if defined(REBOUND_FEM_MODULE_DIR)
+  std::vector<std::string> directories;
+  char program[4096];
+  const ssize_t length = readlink("/proc/self/exe", program, sizeof program - 1);
+  if (length > 0) {
+    program[length] = '\0';
+    directories.push_back(std::filesystem::path(program).parent_path().string());
+  }
+  directories.push_back(REBOUND_FEM_MODULE_DIR);
+  for (const std::string& directory : directories) {
+    const std::string path = directory + "/" + file;
+    if (!std::filesystem::exists(path)) continue;
+    void* module = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (module == nullptr) continue;
+    if (void* entry = dlsym(module, "rebound_make_elastic_operator"))
+      return reinterpret_cast<ModuleFactory>(entry);
+  }
+#else
+  (void)file;
 #endif
-    return nullptr;
-  }();
-  return factory;
+  return nullptr;
+}
+
+ModuleFactory module_factory(unsigned int lanes) {
+#if defined(__x86_64__) || defined(__i386__)
+  if (lanes == 4) {
+    static const ModuleFactory factory = []() -> ModuleFactory {
+#if defined(REBOUND_FEM_AVX2_MODULE)
+      __builtin_cpu_init();
+      if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
+        return load_module(REBOUND_FEM_AVX2_MODULE);
+#endif
+      return nullptr;
+    }();
+    return factory;
+  }
+  if (lanes == 8) {
+    static const ModuleFactory factory = []() -> ModuleFactory {
+#if defined(REBOUND_FEM_AVX512_MODULE)
+      __builtin_cpu_init();
+      if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx2") &&
+          __builtin_cpu_supports("fma"))
+        return load_module(REBOUND_FEM_AVX512_MODULE);
+#endif
+      return nullptr;
+    }();
+    return factory;
+  }
+#endif
+  (void)lanes;
+  return nullptr;
 }
 
 std::string lane_list(const std::vector<unsigned int>& lanes) {
@@ -78,7 +108,8 @@ std::vector<unsigned int> available_lanes() {
 #ifdef REBOUND_WITH_SIMD_LANES2
   lanes.push_back(2);
 #endif
-  if (lanes4_factory() != nullptr) lanes.push_back(4);
+  for (const unsigned int n : {4u, 8u})
+    if (module_factory(n) != nullptr) lanes.push_back(n);
   return lanes;
 }
 
@@ -90,8 +121,8 @@ std::unique_ptr<ElasticOperator> make_elastic_operator(const ElasticOperator::Se
 #ifdef REBOUND_WITH_SIMD_LANES2
   if (lanes == 2) return make_elastic_operator_lanes2(setup);
 #endif
-  if (lanes == 4 && lanes4_factory() != nullptr)
-    return std::unique_ptr<ElasticOperator>(lanes4_factory()(&setup));
+  if ((lanes == 4 || lanes == 8) && module_factory(lanes) != nullptr)
+    return std::unique_ptr<ElasticOperator>(module_factory(lanes)(&setup));
   throw std::invalid_argument(
       "SIMD lanes " + std::to_string(lanes) +
       " are not built or not supported by this CPU (available: " + lane_list(available) + ")");

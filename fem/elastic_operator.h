@@ -7,11 +7,11 @@
 // SIMD lanes. FEEvaluation works on batches of cells, one cell per lane of a
 // VectorizedArray<double, lanes>. Debian's deal.II is built for any x86-64 CPU, so its own
 // instantiations have one lane (scalar arithmetic). rebound compiles the same kernel again for
-// two lanes (SSE2, part of every x86-64 CPU): elastic_operator_lanes2.cpp and
-// matrix_free_lanes2.cpp instantiate deal.II's templates for that width
-// (fem/simd_lanes.h); and for four (AVX2 + FMA) in the module rebound_fem_avx2, loaded at run
-// time only on a CPU that has those instructions, so the program still runs on any x86-64
-// CPU. The lanes change the order of the floating-point sums only; the
+// two lanes (SSE2, part of every x86-64 CPU): elastic_operator_lanes.cpp and
+// matrix_free_lanes.cpp instantiate deal.II's templates for that width (fem/simd_lanes.h); and
+// for four (AVX2 + FMA) and eight (AVX-512F) in the modules rebound_fem_avx2 and
+// rebound_fem_avx512, each loaded at run time only on a CPU that has those instructions, so the
+// program still runs on any x86-64 CPU. The lanes change the order of the floating-point sums only; the
 // results agree to round-off (tests/fem/test_elastic_operator.cpp), the speed is measured by
 // bench/bench_fem (docs/PERFORMANCE.md).
 #pragma once

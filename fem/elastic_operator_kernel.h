@@ -1,7 +1,7 @@
 // The matrix-free kernel of fem/elastic_operator.h for one SIMD width (the template argument
 // Lanes = VectorizedArray<double, n>). Included only by the translation units that instantiate
 // it: elastic_operator.cpp (one lane, deal.II's own instantiations) and
-// elastic_operator_lanes2.cpp (two lanes, after fem/simd_lanes.h).
+// elastic_operator_lanes.cpp (2, 4 or 8 lanes, after fem/simd_lanes.h).
 #pragma once
 
 #include <deal.II/base/mpi.h>

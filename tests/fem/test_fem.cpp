@@ -213,9 +213,11 @@ TEST(ElasticOperator, EnvironmentChoosesTheWidthOrIsRefused) {
 
 // The widths follow the CPU the program runs on, read here with the CPUID instruction itself
 // (not the library's __builtin_cpu_supports): 2 lanes (SSE2) on every x86-64 CPU, 4 lanes exactly
-// when the CPU has AVX2 and FMA and the AVX2 module was built. The CTest fem.older_cpu runs this
-// under `qemu-x86_64 -cpu Nehalem` (no AVX): only 1 and 2 may be offered there, and the FEM must
-// run on them.
+// when the CPU has AVX2 and FMA and the AVX2 module was built, 8 exactly when it also has AVX-512F,
+// the operating system saves the AVX-512 state (XCR0 bits 1, 2, 5, 6, 7: SSE, AVX, opmask, upper
+// ZMM halves, ZMM16-31) and the AVX-512 module was built. The CTest fem.older_cpu runs this under
+// `qemu-x86_64 -cpu Nehalem` (no AVX): only 1 and 2 may be offered there, and the FEM must run on
+// them.
 TEST(ElasticOperator, WidthsFollowTheCpu) {
   const std::vector<unsigned int> lanes = rebound::fem::available_lanes();
   const auto has = [&](unsigned int n) {
@@ -227,13 +229,27 @@ TEST(ElasticOperator, WidthsFollowTheCpu) {
   unsigned int eax = 0, ebx = 0, ecx = 0, edx = 0;
   ASSERT_TRUE(__get_cpuid(1, &eax, &ebx, &ecx, &edx));
   const bool fma = ecx & bit_FMA;
-  const bool avx2 = __get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx) && (ebx & bit_AVX2);
+  const bool osxsave = ecx & bit_OSXSAVE;
+  const bool leaf7 = __get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx);
+  const bool avx2 = leaf7 && (ebx & bit_AVX2);
+  bool avx512 = leaf7 && (ebx & bit_AVX512F) && osxsave;
+  if (avx512) {
+    unsigned int xcr0_low = 0, xcr0_high = 0;
+    __asm__("xgetbv" : "=a"(xcr0_low), "=d"(xcr0_high) : "c"(0));
+    avx512 = (xcr0_low & 0xe6) == 0xe6;
+  }
 #if defined(REBOUND_TEST_AVX2_MODULE)
   EXPECT_EQ(has(4), avx2 && fma) << "AVX2 " << avx2 << ", FMA " << fma;
 #else
   EXPECT_FALSE(has(4)) << "4 lanes offered without the AVX2 module";
 #endif
-  std::printf("CPUID: AVX2 %d, FMA %d; widths offered:", int(avx2), int(fma));
+#if defined(REBOUND_TEST_AVX512_MODULE)
+  EXPECT_EQ(has(8), avx512 && avx2 && fma) << "AVX-512F " << avx512;
+#else
+  EXPECT_FALSE(has(8)) << "8 lanes offered without the AVX-512 module";
+#endif
+  std::printf("CPUID: AVX2 %d, FMA %d, AVX-512F %d; widths offered:", int(avx2), int(fma),
+              int(avx512));
   for (unsigned int n : lanes) std::printf(" %u", n);
   std::printf("\n");
 #endif
