@@ -29,10 +29,15 @@ if [ -x build/bin/bench_fem ]; then
   rm -rf "$mesh_dir"
 fi
 # rebound beside CalculiX on the Hertz impact (bench/calculix_hertz.py): p = 1 by default, the
-# degrees in REBOUND_CALCULIX_DEGREES (e.g. 1,2: C3D20 takes CalculiX far longer).
+# degrees in REBOUND_CALCULIX_DEGREES (e.g. 1,2: C3D20 takes CalculiX about 50 min), or "keep":
+# the section of the previous docs/PERFORMANCE.md as it stands (its own line says when it ran).
 calculix=""
+calculix_kept=""
 calculix_degrees=${REBOUND_CALCULIX_DEGREES:-1}
-if command -v ccx > /dev/null && [ -x build/bin/rebound ]; then
+if [ "$calculix_degrees" = keep ]; then
+  calculix_kept=$(awk '/^## FEM beside CalculiX/{on=1; print; next} on && /^## /{exit} on' "$out")
+  [ -n "$calculix_kept" ] || { echo "benchmarks.sh: REBOUND_CALCULIX_DEGREES=keep but $out has no CalculiX section" >&2; exit 2; }
+elif command -v ccx > /dev/null && [ -x build/bin/rebound ]; then
   calculix=$(/usr/bin/python3 bench/calculix_hertz.py --degrees "$calculix_degrees" --nice 0 2>&1 |
              sed -n '/UTC, /,$p' || true)
 fi
@@ -121,7 +126,10 @@ fi
     echo "|---|---|---|---|"
     echo "$lts"
   fi
-  if [ -n "$calculix" ]; then
+  if [ -n "$calculix_kept" ]; then
+    echo
+    echo "$calculix_kept"
+  elif [ -n "$calculix" ]; then
     echo
     echo "## FEM beside CalculiX (\`bench/calculix_hertz.py\`)"
     echo
