@@ -21,27 +21,56 @@
 #include "fem/elastic_operator.h"
 #include "fem/fem.h"
 
-int main(int argc, char** argv) {
+namespace {
+
+constexpr const char* kUsage =
+    "usage: bench_fem [CASE] [--level K] [--steps N] [--repeats R] | --list-lanes\n"
+    "  (also under mpirun -np N). Times the FEM step for every SIMD width this build and CPU\n"
+    "  have, p = 1 and 2; CASE defaults to cases/sphere-lai-psi2.json.\n";
+
+// A positive whole number for OPTION, or exit 2 with the usage.
+int positive(const char* option, const char* text) {
+  char* end = nullptr;
+  const long value = std::strtol(text, &end, 10);
+  if (end == text || *end != '\0' || value < 0 || value > 1000000000) {
+    std::fprintf(stderr, "bench_fem: %s %s: expected a whole number >= 0\n%s", option, text,
+                 kUsage);
+    std::exit(2);
+  }
+  return int(value);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) try {
   dealii::Utilities::MPI::MPI_InitFinalize mpi(argc, argv, 1);
   std::string file = std::string(REBOUND_SOURCE_DIR) + "/cases/sphere-lai-psi2.json";
   int level = 0, steps = 200, repeats = 3;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
-    if (a == "--level" && i + 1 < argc)
-      level = std::atoi(argv[++i]);
-    else if (a == "--steps" && i + 1 < argc)
-      steps = std::atoi(argv[++i]);
+    const bool value = i + 1 < argc;
+    if (a == "--help" || a == "-h") {
+      std::printf("%s", kUsage);
+      return 0;
+    } else if (a == "--level" && value)
+      level = positive("--level", argv[++i]);
+    else if (a == "--steps" && value)
+      steps = std::max(1, positive("--steps", argv[++i]));
     else if (a == "--list-lanes") {  // the SIMD widths available here, one per line
       for (const unsigned int n : rebound::fem::available_lanes()) std::printf("%u\n", n);
       return 0;
-    } else if (a == "--repeats" && i + 1 < argc)
-      repeats = std::max(1, std::atoi(argv[++i]));
-    else
+    } else if (a == "--repeats" && value)
+      repeats = std::max(1, positive("--repeats", argv[++i]));
+    else if (!a.empty() && a[0] == '-') {
+      std::fprintf(stderr, "bench_fem: unknown option or missing value: %s\n%s", a.c_str(), kUsage);
+      return 2;
+    } else
       file = a;
   }
   const bool root = dealii::Utilities::MPI::this_mpi_process(MPI_COMM_WORLD) == 0;
   const int ranks = dealii::Utilities::MPI::n_mpi_processes(MPI_COMM_WORLD);
   const std::vector<unsigned int> lanes = rebound::fem::available_lanes();
+  rebound::cases::load_case(file);  // a case that does not load is reported before the table
   if (root)
     std::printf(
         "%s, --level %d, %d rank%s, %d steps, median of %d alternating repeats\n"
@@ -86,4 +115,7 @@ int main(int argc, char** argv) {
     }
   }
   return 0;
+} catch (const std::exception& e) {  // a case that does not load, a width that cannot be built
+  std::fprintf(stderr, "bench_fem: error: %s\n", e.what());
+  return 1;
 }

@@ -99,7 +99,8 @@ int main() {
     // extrapolation from h = 1e-4 (cost ~ 1/h).
     const double h_needed = last_h * 1e-6 / std::max(last_error, 1e-300);
     std::printf(
-        "| uncoupled | %.1f | uncoupled-euler (extrapolated, order 1) | h %.1e for 1e-6 | 1e-06 | - "
+        "| uncoupled | %.1f | uncoupled-euler (extrapolated, order 1) | h %.1e for 1e-6 | 1e-06 | "
+        "- "
         "| %.0f us |\n",
         psi1, h_needed, last_time * last_h / h_needed * 1e6);
   }

@@ -11,9 +11,10 @@
 // matrix_free_lanes.cpp instantiate deal.II's templates for that width (fem/simd_lanes.h); and
 // for four (AVX2 + FMA) and eight (AVX-512F) in the modules rebound_fem_avx2 and
 // rebound_fem_avx512, each loaded at run time only on a CPU that has those instructions, so the
-// program still runs on any x86-64 CPU. The lanes change the order of the floating-point sums only; the
-// results agree to round-off (tests/fem/test_elastic_operator.cpp), the speed is measured by
-// bench/bench_fem (docs/PERFORMANCE.md).
+// program still runs on any x86-64 CPU. The lanes change the order of the floating-point sums
+// only; the results agree to round-off (tests/fem/test_fem.cpp,
+// SimdLanesGiveTheSameImpactToRoundOff), the speed is measured by bench/bench_fem
+// (docs/PERFORMANCE.md).
 #pragma once
 
 #include <deal.II/base/tensor.h>
