@@ -2,7 +2,7 @@
 """The converged FEM answer of the stick-slip range, with error bars.
 
 For the Table 6.1 sphere (cases/sphere-lai-psi2.json: aluminium, D = 0.1 m, v_n = 0.5 m/s,
-nu = 0.3) at Psi1 = 0.5, 1, 2, 4 with mu = 0.1 and in full stick (mu = 1000, the tangential speed
+nu = 0.3) at Psi1 = 0.5, 1, 2, 3, 4 with mu = 0.1 and in full stick (mu = 1000, the tangential speed
 of Psi1 = 2 at mu = 0.1), the FEM at p = 2 is run by `rebound refine` along two series:
 
   contact  fem.contact_resolution 1.5, 3, 6 (and 12 with --finest): every step halves h_contact,
@@ -40,6 +40,7 @@ CONDITIONS = [
     ("psi1-0.5", {"friction": 0.1, "psi1": 0.5}),
     ("psi1-1", {"friction": 0.1, "psi1": 1.0}),
     ("psi1-2", {"friction": 0.1, "psi1": 2.0}),
+    ("psi1-3", {"friction": 0.1, "psi1": 3.0}),
     ("psi1-4", {"friction": 0.1, "psi1": 4.0}),
     ("full-stick", {"friction": 1000.0, "tangential_speed": FULL_STICK_TANGENTIAL_SPEED}),
 ]
