@@ -158,7 +158,10 @@ int Contact::solve_tangential(const Eigen::Vector2d& shift) {
   Influence::Field& q_t = current_.shear_t;
   Influence::Field& q_b = current_.shear_b;
   const int n = influence_.size();
-  const double limit_scale = friction_ * p.maxCoeff();
+  // The stopping scale: the largest traction Coulomb allows, mu max p, but never more than the
+  // pressure itself: with a large mu (full stick, mu = 1000) mu max p would stop FISTA at a
+  // change of 1e-2 max p instead of 1e-5.
+  const double limit_scale = std::min(friction_, 1.0) * p.maxCoeff();
   // b minus (C_tt q)_prev: the part of ds that does not depend on q.
   const Influence::Field b_t = (cross_t_ - previous_.displacement_t).array() + shift.x();
   const Influence::Field b_b = (cross_b_ - previous_.displacement_b).array() + shift.y();

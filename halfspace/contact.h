@@ -31,7 +31,7 @@ namespace rebound::halfspace {
 
 struct ContactOptions {
   double normal_tolerance = 1e-8;      // Polonsky-Keer: relative change of the pressure
-  double tangential_tolerance = 1e-5;  // FISTA: traction change relative to mu max p
+  double tangential_tolerance = 1e-5;  // FISTA: traction change relative to min(mu, 1) max p
   double coupling_tolerance = 1e-5;    // normal <-> tangential: change relative to max p
   int max_iterations = 20000;
   bool extrapolate = true;  // start a step from the linear extrapolation of the last two

@@ -57,3 +57,32 @@ TEST(PartialSlipModels, MdrAndUncoupledHalfSpaceAgreeOnPsi2) {
   }
   RecordProperty("largest_psi2_difference", std::to_string(largest));
 }
+
+// Full stick (mu = 1000, the tangential speed of Psi1 = 2 at mu = 0.1): the MDR bed and the
+// uncoupled half-space model are still the same physics, so w_t/v_t at P must agree. The
+// half-space model's tangential solver once stopped at a traction change relative to mu max p,
+// 1e-2 of the pressure at mu = 1000, and returned w_t/v_t = -0.28 against the MDR bed's 0.232;
+// it now measures 0.246 at the defaults (docs/HALFSPACE.md: 0.241-0.260 over 100-1600 steps at
+// 24 cells, no clean order). Tolerance 0.03: that wander plus the grid's.
+TEST(PartialSlipModels, MdrAndUncoupledHalfSpaceAgreeInFullStick) {
+  lumped::Configuration c = sphere(0);
+  c.friction = 1000;
+  c.incidence_angle = std::atan(2.0 / cases::psi_scale(c.poisson_ratio, 0.1));
+  const double v_t = std::sin(c.incidence_angle);  // |v_P| = 1 at first touch
+  halfspace::Options uncoupled;
+  uncoupled.dundurs_coupling = false;
+  uncoupled.record_history = false;
+  lumped::MdrOptions mdr;
+  mdr.record_history = false;
+  const double a = lumped::solve_mdr(c, mdr).separation_velocity.x() / v_t;
+  const double b = halfspace::solve_impact(c, uncoupled).separation_velocity.x() / v_t;
+  EXPECT_NEAR(a, 0.2316, 1e-3) << "MDR";
+  EXPECT_NEAR(b, a, 0.03) << "MDR " << a << ", half-space " << b;
+  // The answer is a property of the converged contact problem, not of where the iteration
+  // stopped: a relative change of 1e-12 in the incidence moves it by round-off only.
+  lumped::Configuration nudged = c;
+  nudged.incidence_angle *= 1 + 1e-12;
+  const double b2 = halfspace::solve_impact(nudged, uncoupled).separation_velocity.x() /
+                    std::sin(nudged.incidence_angle);
+  EXPECT_NEAR(b2, b, 1e-6);
+}
