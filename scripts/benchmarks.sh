@@ -4,6 +4,10 @@
 # cores inflate the times.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+case "${REBOUND_CALCULIX_DEGREES:-1}" in  # checked before anything runs
+  keep|1|2|1,2|2,1) ;;
+  *) echo "benchmarks.sh: REBOUND_CALCULIX_DEGREES=$REBOUND_CALCULIX_DEGREES: expected 1, 2, 1,2 or keep" >&2; exit 2 ;;
+esac
 bash scripts/build.sh > /dev/null
 out=docs/PERFORMANCE.md
 lumped=$(build/bin/bench_lumped --benchmark_filter='LaiSolve|MdrSolve|HalfspaceImpact|Sweep|CalibratedDamping' 2>/dev/null |
