@@ -37,11 +37,24 @@ class ElasticOperator {
     const dealii::AffineConstraints<double>& constraints;
     int degree;                   // 1 or 2
     double lame_lambda, lame_mu;  // Pa
+    // Optional: a group number per active cell of the triangulation (indexed by
+    // active_cell_index), for apply_groups(). Each SIMD batch then holds cells of one group.
+    const std::vector<unsigned int>* cell_groups = nullptr;
   };
 
   virtual ~ElasticOperator() = default;
   // force = K displacement (force is overwritten; ghosts of displacement are updated inside).
   virtual void apply(VectorType& force, const VectorType& displacement) const = 0;
+  // force = sum over groups g of weight[g] K_g displacement, K_g the stiffness of the cells of
+  // group g (Setup::cell_groups; without groups every cell is in group 0); a group with weight
+  // 0 is skipped (its cells cost nothing). If strain_energy is not null it receives this rank's
+  // sum over the applied cells of u_c . K_c u_c (twice their strain energy, unweighted; sum over
+  // ranks for the body's). Local time stepping (docs/FEM.md) uses it for the stiffness of the
+  // cells whose step has come.
+  virtual void apply_groups(VectorType& force, const VectorType& displacement,
+                            const std::vector<double>& weight, double* strain_energy) const = 0;
+  // The number of groups (1 + the largest group number of any cell on any rank).
+  virtual unsigned int groups() const = 0;
   // A vector with the operator's parallel layout (owned + ghost dofs of its cells).
   virtual void initialize_dof_vector(VectorType& vector) const = 0;
   // Max over the quadrature points of |sigma(displacement) - sigma_exact| (Frobenius), Pa:

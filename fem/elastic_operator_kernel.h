@@ -13,6 +13,8 @@
 #include <algorithm>
 #include <cmath>
 #include <memory>
+#include <stdexcept>
+#include <vector>
 
 #include "fem/elastic_operator.h"
 
@@ -28,14 +30,61 @@ class MatrixFreeElasticOperator final : public ElasticOperator {
     typename MatrixFree::AdditionalData data;
     data.tasks_parallel_scheme = MatrixFree::AdditionalData::none;
     data.mapping_update_flags = dealii::update_gradients | dealii::update_JxW_values;
+    unsigned int groups = 1;
+    if (setup.cell_groups != nullptr) {
+      // Batches never mix groups (strict categories), so a group can be applied on its own.
+      data.cell_vectorization_category = *setup.cell_groups;
+      data.cell_vectorization_categories_strict = true;
+      for (const unsigned int g : *setup.cell_groups) groups = std::max(groups, g + 1);
+    }
     matrix_free_.reinit(setup.mapping, setup.dofs, setup.constraints, dealii::QGauss<1>(p + 1),
                         data);
+    groups = dealii::Utilities::MPI::max(groups, matrix_free_.get_task_info().communicator);
+    batches_of_group_.resize(groups);
+    for (unsigned int batch = 0; batch < matrix_free_.n_cell_batches(); ++batch)
+      batches_of_group_[setup.cell_groups != nullptr ? matrix_free_.get_cell_category(batch) : 0]
+          .push_back(batch);
   }
 
   void apply(VectorType& force, const VectorType& displacement) const override {
     matrix_free_.cell_loop(&MatrixFreeElasticOperator::local_apply, this, force, displacement,
                            true);
   }
+
+  void apply_groups(VectorType& force, const VectorType& displacement,
+                    const std::vector<double>& weight, double* strain_energy) const override {
+    if (weight.size() != batches_of_group_.size())
+      throw std::invalid_argument("apply_groups: one weight per cell group expected");
+    force = 0;
+    displacement.update_ghost_values();
+    Evaluation phi(matrix_free_);
+    double energy = 0;
+    for (unsigned int g = 0; g < batches_of_group_.size(); ++g) {
+      if (weight[g] == 0) continue;
+      const Lanes w(weight[g]);
+      for (const unsigned int cell : batches_of_group_[g]) {
+        phi.reinit(cell);
+        phi.read_dof_values(displacement);
+        phi.evaluate(dealii::EvaluationFlags::gradients);
+        Lanes cell_energy(0.);
+        for (unsigned int q = 0; q < phi.n_q_points; ++q) {
+          const auto eps = phi.get_symmetric_gradient(q);
+          const auto sigma = stress(eps);
+          if (strain_energy != nullptr) cell_energy += scalar_product(sigma, eps) * phi.JxW(q);
+          phi.submit_symmetric_gradient(sigma * w, q);
+        }
+        phi.integrate(dealii::EvaluationFlags::gradients);
+        phi.distribute_local_to_global(force);
+        for (unsigned int l = 0; l < matrix_free_.n_active_entries_per_cell_batch(cell); ++l)
+          energy += cell_energy[l];
+      }
+    }
+    force.compress(dealii::VectorOperation::add);
+    displacement.zero_out_ghost_values();
+    if (strain_energy != nullptr) *strain_energy = energy;
+  }
+
+  unsigned int groups() const override { return (unsigned int)batches_of_group_.size(); }
 
   void initialize_dof_vector(VectorType& vector) const override {
     matrix_free_.initialize_dof_vector(vector);
@@ -97,6 +146,7 @@ class MatrixFreeElasticOperator final : public ElasticOperator {
 
   double lame_lambda_, lame_mu_;
   MatrixFree matrix_free_;
+  std::vector<std::vector<unsigned int>> batches_of_group_;  // SIMD batches of each cell group
 };
 
 template <typename Lanes>

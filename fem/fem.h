@@ -20,6 +20,7 @@
 #include <Eigen/Dense>
 #include <csignal>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -41,6 +42,11 @@ struct SolverOptions {
   double time_step_margin = 1.02;  // lambda_max estimate multiplied by this before dt
   unsigned int simd_lanes = 0;     // cells per SIMD batch of the internal force (0:
                                    // $REBOUND_SIMD_LANES, else the widest; elastic_operator.h)
+  // "global" (empty) | "local": the multirate leapfrog of docs/FEM.md ("Local time stepping"),
+  // measured and not adopted (unstable at the default cfl); only bench/bench_fem_local and the
+  // tests use it. max_time_step_level: no cell steps more than 2^this fine steps at once.
+  std::string time_stepping;
+  int max_time_step_level = 30;
 };
 
 struct Info {
@@ -48,8 +54,17 @@ struct Info {
   unsigned int simd_lanes = 1;  // cells per SIMD batch of the internal force
   unsigned long long dofs = 0, cells = 0, nodes = 0, constrained_dofs = 0, boundary_nodes = 0;
   int ranks = 1;
-  double lambda_max = 0;                   // estimate of the largest eigenvalue of M^-1 K, 1/s^2
-  double time_step = 0;                    // s
+  double lambda_max = 0;  // estimate of the largest eigenvalue of M^-1 K, 1/s^2
+  double time_step = 0;   // s: one step() (local: the coarsest level's step)
+  // Local time stepping (docs/FEM.md): "global" or "local"; the fine step (= time_step for
+  // global), fine steps per step() (2^levels), and per level l (cells stepping 2^l fine steps
+  // at once): its cells, its nodes, and the largest eigenvalue of M^-1 K_l of its cells alone.
+  std::string time_stepping = "global";
+  double fine_time_step = 0;  // s
+  long long substeps = 1;
+  std::vector<unsigned long long> level_cells, level_nodes;
+  std::vector<double> level_lambda_max;
+  std::vector<std::vector<unsigned long long>> level_cells_by_rank;  // [rank][level]
   double total_mass_lumped = 0;            // sum of the diagonal mass (one component), kg
   double total_mass_quadrature = 0;        // the same mass integrated cell by cell, kg
   double min_nodal_mass = 0;               // over unconstrained nodes, kg
@@ -84,7 +99,10 @@ struct State {
   double step_friction_work = 0;                           // >= 0, J
   double step_normal_contact_loss = 0;  // kinetic energy removed by the normal correction, J
   int contact_nodes = 0;
-  double contact_area = 0;            // sum of the nodal boundary areas of the contact nodes, m^2
+  double contact_area = 0;  // sum of the nodal boundary areas of the contact nodes, m^2
+  // times of the first and last fine step with a contact force during the last step (NaN: none)
+  double first_contact_time = std::numeric_limits<double>::quiet_NaN();
+  double last_contact_time = std::numeric_limits<double>::quiet_NaN();
   double lowest_boundary_height = 0;  // min y over unconstrained boundary nodes, m
   bool finite = true;
 };
@@ -127,6 +145,8 @@ struct HistoryRow : observables::ContactPointSample {
   double contact_area, contact_node_velocity_t, contact_node_velocity_n;
   double center_velocity_t, center_velocity_n, spin, normal_force_smoothed;
   double binormal_impulse, lowest_boundary_height, normal_contact_loss;
+  // State::first/last_contact_time of the row's step (not written to history.csv)
+  double first_contact_time, last_contact_time;
 };
 // history.csv's columns in memory, and the file (decimated to at most max_rows rows).
 observables::History history_table(const std::vector<HistoryRow>& rows);

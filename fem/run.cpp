@@ -60,6 +60,8 @@ HistoryRow make_row(const State& s, const HistoryRow* previous, double dt, doubl
   r.normal_force_smoothed = r.normal_force;
   r.lowest_boundary_height = s.lowest_boundary_height;
   r.normal_contact_loss = (first ? 0 : previous->normal_contact_loss) + s.step_normal_contact_loss;
+  r.first_contact_time = s.first_contact_time;
+  r.last_contact_time = s.last_contact_time;
   return r;
 }
 
@@ -202,9 +204,10 @@ RunResult run(const cases::Case& c, const RunOptions& options, MPI_Comm communic
     if (options.max_steps > 0 && s.step >= options.max_steps) done = true;
     if (options.progress) {
       const double wall = loop_timer.wall_time();
-      options.progress(Progress{s.step, s.time, expected_end, wall,
-                                wall > 0 ? double(result.info.dofs) * s.step / wall : 0,
-                                s.contact_nodes > 0});
+      options.progress(
+          Progress{s.step, s.time, expected_end, wall,
+                   wall > 0 ? double(result.info.dofs) * s.step * result.info.substeps / wall : 0,
+                   s.contact_nodes > 0});
     }
     if (done) break;
   }
@@ -252,8 +255,10 @@ RunResult run(const cases::Case& c, const RunOptions& options, MPI_Comm communic
       if (first_contact < 0) first_contact = (long long)k;
       last_contact_row = (long long)k;
     }
-  const double duration =
-      first_contact >= 0 ? h[last_contact_row].time - h[first_contact].time + dt : 0;
+  const double duration = first_contact >= 0
+                              ? h[last_contact_row].last_contact_time -
+                                    h[first_contact].first_contact_time + result.info.fine_time_step
+                              : 0;
   const long long half = std::max(1LL, (long long)std::llround(0.01 * duration / dt));
   for (long long k = 0; k < (long long)h.size(); ++k) {
     const long long lo = std::max(0LL, k - half), hi = std::min((long long)h.size() - 1, k + half);
@@ -267,7 +272,9 @@ RunResult run(const cases::Case& c, const RunOptions& options, MPI_Comm communic
   result.summary["wall_time"] = result.wall_time;
   result.summary["loop_wall_time"] = loop_seconds;
   result.summary["dof_steps_per_second"] =
-      loop_seconds > 0 ? double(result.info.dofs) * result.final.step / loop_seconds : 0.0;
+      loop_seconds > 0
+          ? double(result.info.dofs) * result.final.step * result.info.substeps / loop_seconds
+          : 0.0;
   return result;
 }
 
@@ -300,8 +307,11 @@ observables::Summary summary(const cases::Case& c, const cases::Derived& d, cons
           h[k - 1].normal_impulse + f * (h[k].normal_impulse - h[k - 1].normal_impulse);
     }
   }
-  // The force J_n / dt of row n acts over [t_n - dt/2, t_n + dt/2].
-  const double duration = first >= 0 ? h[last].time - h[first].time + dt : 0;
+  // The force J_n / dt of row n acts over [t_n - dt/2, t_n + dt/2] (global stepping; local: the
+  // contact's first and last fine steps, each acting over one fine step).
+  const double duration =
+      first >= 0 ? h[last].last_contact_time - h[first].first_contact_time + r.info.fine_time_step
+                 : 0;
   double energy_error = 0;
   const double e0 = h.front().total_energy;
   for (const HistoryRow& row : h)
@@ -381,6 +391,16 @@ observables::Summary summary(const cases::Case& c, const cases::Derived& d, cons
   j["degree"] = r.info.degree;
   j["simd_lanes"] = r.info.simd_lanes;
   j["time_step"] = dt;
+  j["time_stepping"] = r.info.time_stepping;
+  j["fine_time_step"] = r.info.fine_time_step;
+  j["fine_steps"] = s1.step * r.info.substeps;
+  if (r.info.time_stepping == "local") {
+    j["local_time_stepping"] = {{"substeps", r.info.substeps},
+                                {"level_cells", r.info.level_cells},
+                                {"level_nodes", r.info.level_nodes},
+                                {"level_lambda_max", r.info.level_lambda_max},
+                                {"level_cells_by_rank", r.info.level_cells_by_rank}};
+  }
   j["lambda_max"] = r.info.lambda_max;
   j["cfl"] = c.fem.cfl;
   j["steps"] = s1.step;

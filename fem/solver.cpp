@@ -115,9 +115,21 @@ class SolverImpl final : public Solver {
   void compute_fe_body();
   void estimate_time_step();
 
-  void update_acceleration();  // force_ = K u, acceleration_ = -M^-1 force_
+  void update_acceleration();  // force_ = K u (local: the weighted sum below), acceleration_
   void compute_averages();     // state_ from u, v, force and the contact of the last step
-  double estimate_lambda_max(int iterations);
+  // compute_averages() in two halves: this rank's sums (layout in compute_averages), then
+  // their reduction into state_ (lowest: this rank's lowest boundary height).
+  std::array<double, 31> local_sums() const;
+  void reduce_sums(const std::array<double, 31>& sums, double lowest);
+  double lowest_boundary_height() const;
+  // Rayleigh-quotient power iteration on M^-1 K_w, K_w = sum_g weight[g] K_g (empty: all cells).
+  double estimate_lambda_max(int iterations, const std::vector<double>& weight = {});
+
+  // Local time stepping (docs/FEM.md): the multirate leapfrog.
+  void setup_cell_groups();          // cell_group_ (before the operator)
+  void setup_local_time_stepping();  // levels of groups and nodes (after the fine step)
+  void step_local();
+  std::vector<double> level_weights(int due) const;  // 2^l for the groups of level l <= due
 
   cases::Case case_;
   SolverOptions options_;
@@ -139,7 +151,16 @@ class SolverImpl final : public Solver {
   std::vector<unsigned int> boundary_;  // indices into nodes_ of boundary nodes
   std::vector<unsigned int> touched_;   // boundary nodes with a contact force in the last step
   int contact_node_ = -1;               // index into nodes_ of P on its owner, else -1
-  double time_step_ = 0;
+  double time_step_ = 0;                // the fine step (global: the step)
+  // local time stepping
+  bool local_ = false;
+  std::vector<unsigned int> cell_group_;  // per active cell: floor(log2(shortest edge / mesh's))
+  std::vector<int> level_of_group_;       // the level each group steps at (<= its number)
+  int top_level_ = 0;                     // a step() is 2^top_level_ fine steps
+  std::vector<std::vector<unsigned int>> nodes_of_level_;     // indices into nodes_
+  std::vector<std::vector<unsigned int>> boundary_of_level_;  // indices into nodes_
+  std::vector<char> touched_flag_;                            // per node: in touched_
+  double strain_energy_ = 0;  // this rank's u.Ku at the last update_acceleration (local)
   Info info_;
   State state_;
 };
@@ -160,14 +181,22 @@ SolverImpl<p>::SolverImpl(const cases::Case& c, const SolverOptions& options, MP
   density_ = c.material.density;
   friction_ = c.contact.friction;
   // The stages, as in the deal.II tutorials: each fills the members named in its comment.
+  const std::string stepping = options.time_stepping.empty() ? "global" : options.time_stepping;
+  if (stepping != "global" && stepping != "local")
+    throw std::invalid_argument("time stepping \"" + stepping +
+                                "\": expected \"global\" or \"local\"");
+  local_ = stepping == "local";
+  info_.time_stepping = stepping;
   setup_dofs();
   setup_geometry();
+  if (local_) setup_cell_groups();
   setup_operator();
   assemble_lumped_mass();
   extract_nodes();
   fill_info();
   compute_fe_body();
   estimate_time_step();
+  if (local_) setup_local_time_stepping();
   info_.setup_seconds = timer.wall_time();
 }
 
@@ -214,8 +243,9 @@ void SolverImpl<p>::setup_geometry() {
 // vectors.
 template <int p>
 void SolverImpl<p>::setup_operator() {
-  stiffness_ = make_elastic_operator(
-      {*mapping_, dof_handler_, constraints_, p, lame_lambda_, lame_mu_}, options_.simd_lanes);
+  ElasticOperator::Setup setup{*mapping_, dof_handler_, constraints_, p, lame_lambda_, lame_mu_};
+  if (local_) setup.cell_groups = &cell_group_;
+  stiffness_ = make_elastic_operator(setup, options_.simd_lanes);
   for (VectorType* v : {&displacement_, &velocity_, &previous_velocity_, &acceleration_, &force_,
                         &inverse_mass_, &contact_force_})
     stiffness_->initialize_dof_vector(*v);
@@ -414,10 +444,137 @@ void SolverImpl<p>::estimate_time_step() {
     time_step_ = std::floor(dt / unit) * unit;
   }
   info_.time_step = time_step_;
+  info_.fine_time_step = time_step_;
+}
+
+// Local time stepping (docs/FEM.md, "Local time stepping"). A cell's group is
+// floor(log2(its shortest edge / the mesh's shortest edge)), capped at max_time_step_level: a
+// first guess of how many times the fine step its own stability limit allows (the edge-based
+// estimate of meshes/statistics.cpp). setup_local_time_stepping() then checks each level's
+// cells with their own eigenvalue and lowers a level that would be unstable.
+template <int p>
+void SolverImpl<p>::setup_cell_groups() {
+  const double edge_min = mesh_.statistics.edge_min;
+  if (!(edge_min > 0)) throw std::runtime_error("local time stepping: no shortest edge");
+  const int cap = std::max(0, std::min(options_.max_time_step_level, 30));
+  cell_group_.assign(mesh_.triangulation->n_active_cells(), 0);
+  for (const auto& cell : mesh_.triangulation->active_cell_iterators()) {
+    if (cell->is_artificial()) continue;
+    const double ratio = cell->minimum_vertex_distance() / edge_min;
+    cell_group_[cell->active_cell_index()] =
+        (unsigned int)std::clamp(int(std::floor(std::log2(ratio))), 0, cap);
+  }
 }
 
 template <int p>
-double SolverImpl<p>::estimate_lambda_max(int iterations) {
+std::vector<double> SolverImpl<p>::level_weights(int due) const {
+  std::vector<double> weight(level_of_group_.size(), 0.0);
+  for (std::size_t g = 0; g < weight.size(); ++g)
+    if (level_of_group_[g] <= due) weight[g] = std::ldexp(1.0, level_of_group_[g]);
+  return weight;
+}
+
+template <int p>
+void SolverImpl<p>::setup_local_time_stepping() {
+  const unsigned int groups = stiffness_->groups();
+  level_of_group_.resize(groups);
+  for (unsigned int g = 0; g < groups; ++g) level_of_group_[g] = int(g);
+  // Each level l must be stable on its own: 2^l dt <= cfl 2 / sqrt(1.02 lambda_max(M^-1 K_l)),
+  // K_l the stiffness of the level's cells (the fine step dt satisfies this for all cells
+  // together). A level that fails moves, with all its groups, to the level its eigenvalue
+  // allows; the check restarts until every level passes. Levels only fall, so this ends.
+  const double cfl = case_.fem.cfl;
+  int top = 0;
+  std::vector<double> lambda;
+  for (bool changed = true; changed;) {
+    changed = false;
+    top = *std::max_element(level_of_group_.begin(), level_of_group_.end());
+    lambda.assign(std::size_t(top) + 1, 0.0);
+    for (int level = top; level >= 1 && !changed; --level) {
+      std::vector<double> weight(groups, 0.0);
+      bool any = false;
+      for (unsigned int g = 0; g < groups; ++g)
+        if (level_of_group_[g] == level) weight[g] = 1, any = true;
+      if (!any) continue;
+      lambda[level] = estimate_lambda_max(options_.power_iterations, weight);
+      const double allowed = cfl * 2 / std::sqrt(lambda[level] * options_.time_step_margin);
+      if (std::ldexp(time_step_, level) > allowed) {
+        const int fits = std::max(0, int(std::floor(std::log2(allowed / time_step_))));
+        for (unsigned int g = 0; g < groups; ++g)
+          if (level_of_group_[g] == level) level_of_group_[g] = std::min(fits, level - 1);
+        changed = true;
+      }
+    }
+  }
+  {
+    std::vector<double> weight(groups, 0.0);
+    for (unsigned int g = 0; g < groups; ++g)
+      if (level_of_group_[g] == 0) weight[g] = 1;
+    lambda[0] = estimate_lambda_max(options_.power_iterations, weight);
+  }
+  top_level_ = top;
+  // A node steps with the finest level of the cells it belongs to (through the hanging-node
+  // constraints too): K_l x of a position-hashed x is nonzero exactly on the dofs the cells of
+  // level l touch.
+  VectorType x, y;
+  stiffness_->initialize_dof_vector(x);
+  stiffness_->initialize_dof_vector(y);
+  for (const Node& n : nodes_)
+    for (unsigned int d = 0; d < 3; ++d)
+      x.local_element(n.dof[d]) = hash_value(n.X, mesh_.statistics.edge_min, d) + 1.0;
+  std::vector<int> node_level(nodes_.size(), -1);
+  for (int level = 0; level <= top; ++level) {
+    std::vector<double> weight(groups, 0.0);
+    for (unsigned int g = 0; g < groups; ++g)
+      if (level_of_group_[g] == level) weight[g] = 1;
+    stiffness_->apply_groups(y, x, weight, nullptr);
+    for (unsigned int a = 0; a < nodes_.size(); ++a)
+      if (node_level[a] < 0)
+        for (unsigned int d = 0; d < 3; ++d)
+          if (y.local_element(nodes_[a].dof[d]) != 0) node_level[a] = level;
+  }
+  nodes_of_level_.assign(std::size_t(top) + 1, {});
+  boundary_of_level_.assign(std::size_t(top) + 1, {});
+  for (unsigned int a = 0; a < nodes_.size(); ++a) {
+    if (node_level[a] < 0) throw std::runtime_error("local time stepping: a node in no cell");
+    nodes_of_level_[std::size_t(node_level[a])].push_back(a);
+  }
+  for (const unsigned int a : boundary_)
+    boundary_of_level_[std::size_t(node_level[a])].push_back(a);
+  touched_flag_.assign(nodes_.size(), 0);
+
+  const unsigned int ranks = Utilities::MPI::n_mpi_processes(communicator_);
+  const unsigned int rank = Utilities::MPI::this_mpi_process(communicator_);
+  std::vector<unsigned long long> cells(std::size_t(top) + 1, 0), nodes(cells.size(), 0);
+  std::vector<unsigned long long> by_rank(std::size_t(ranks) * cells.size(), 0);
+  for (const auto& cell : mesh_.triangulation->active_cell_iterators())
+    if (cell->is_locally_owned()) {
+      const int level = level_of_group_[cell_group_[cell->active_cell_index()]];
+      cells[std::size_t(level)] += 1;
+      by_rank[rank * cells.size() + std::size_t(level)] += 1;
+    }
+  for (int level = 0; level <= top; ++level)
+    nodes[std::size_t(level)] = nodes_of_level_[std::size_t(level)].size();
+  Utilities::MPI::sum(ArrayView<const unsigned long long>(cells), communicator_,
+                      ArrayView<unsigned long long>(cells));
+  Utilities::MPI::sum(ArrayView<const unsigned long long>(nodes), communicator_,
+                      ArrayView<unsigned long long>(nodes));
+  Utilities::MPI::sum(ArrayView<const unsigned long long>(by_rank), communicator_,
+                      ArrayView<unsigned long long>(by_rank));
+  info_.level_cells = cells;
+  info_.level_nodes = nodes;
+  info_.level_lambda_max = lambda;
+  info_.level_cells_by_rank.assign(ranks, {});
+  for (unsigned int r = 0; r < ranks; ++r)
+    info_.level_cells_by_rank[r].assign(by_rank.begin() + r * cells.size(),
+                                        by_rank.begin() + (r + 1) * cells.size());
+  info_.substeps = 1LL << top;
+  info_.time_step = std::ldexp(time_step_, top);
+  info_.fine_time_step = time_step_;
+}
+
+template <int p>
+double SolverImpl<p>::estimate_lambda_max(int iterations, const std::vector<double>& weight) {
   // Power iteration on M^-1 K from a position-hashed start vector; Rayleigh quotient
   // x.Kx / x.Mx (a lower bound that converges from below).
   VectorType x, y;
@@ -428,7 +585,10 @@ double SolverImpl<p>::estimate_lambda_max(int iterations) {
     for (unsigned int d = 0; d < 3; ++d) x.local_element(n.dof[d]) = hash_value(n.X, scale, d);
   double lambda = 0;
   for (int k = 0; k < iterations; ++k) {
-    apply_stiffness(y, x);
+    if (weight.empty())
+      apply_stiffness(y, x);
+    else
+      stiffness_->apply_groups(y, x, weight, nullptr);
     double xkx = 0, xmx = 0;
     for (const Node& n : nodes_)
       for (unsigned int d = 0; d < 3; ++d) {
@@ -466,8 +626,10 @@ void SolverImpl<p>::set_state(const Eigen::Vector3d& displacement, const Eigen::
       velocity_.local_element(n.dof[d]) = v[d];
     }
   }
-  for (const unsigned int a : touched_)
+  for (const unsigned int a : touched_) {
     for (unsigned int d = 0; d < 3; ++d) contact_force_.local_element(nodes_[a].dof[d]) = 0;
+    if (!touched_flag_.empty()) touched_flag_[a] = 0;
+  }
   touched_.clear();
   previous_velocity_ = velocity_;
   state_ = State();
@@ -477,7 +639,10 @@ void SolverImpl<p>::set_state(const Eigen::Vector3d& displacement, const Eigen::
 
 template <int p>
 void SolverImpl<p>::update_acceleration() {
-  apply_stiffness(force_, displacement_);
+  if (local_)  // every level is due at a synchronisation time: force_ = sum_l 2^l K_l u
+    stiffness_->apply_groups(force_, displacement_, level_weights(top_level_), &strain_energy_);
+  else
+    apply_stiffness(force_, displacement_);
   for (const Node& n : nodes_)
     for (unsigned int d = 0; d < 3; ++d)
       acceleration_.local_element(n.dof[d]) = -force_.local_element(n.dof[d]) / n.mass;
@@ -485,6 +650,7 @@ void SolverImpl<p>::update_acceleration() {
 
 template <int p>
 void SolverImpl<p>::step() {
+  if (local_) return step_local();
   // Leapfrog (central difference): velocity_ holds v_{n-1/2}, displacement_ u_n and
   // acceleration_ -M^-1 K u_n. The kinematic contact acts on v_{n+1/2}; the state reported is
   // the one at t_n (u_n, v_n = (v_{n-1/2} + v_{n+1/2}) / 2, contact force J_n / dt), with the
@@ -535,6 +701,9 @@ void SolverImpl<p>::step() {
   state_.contact_nodes = contact_nodes;
   state_.contact_area = contact_area;
   compute_averages();
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  state_.first_contact_time = state_.contact_nodes > 0 ? state_.time : nan;
+  state_.last_contact_time = state_.first_contact_time;
   for (const Node& n : nodes_)
     for (unsigned int d = 0; d < 3; ++d)
       displacement_.local_element(n.dof[d]) += dt * velocity_.local_element(n.dof[d]);
@@ -542,8 +711,116 @@ void SolverImpl<p>::step() {
 }
 
 template <int p>
+void SolverImpl<p>::step_local() {
+  // The multirate leapfrog (impulse multiple time stepping; docs/FEM.md). One step() is
+  // 2^L fine steps dt (L = top_level_) from the synchronisation time t_n. A cell of level l
+  // acts every 2^l fine steps, with the impulse 2^l dt K_l u; a node of level l (the finest of
+  // its cells) is kicked, checked for contact and moved every 2^l fine steps, with its own step
+  // 2^l dt, and keeps its velocity in between: at fine step m the levels l <= due(m) (the
+  // largest l with 2^l | m) act, and every node they touch is then at t_n + m dt. With one
+  // level this is step() exactly. The state reported is the one at t_n (after the kicks and
+  // contact of m = 0); its contact impulses, works and nodes are those of the 2^L fine steps.
+  const double dt = time_step_;
+  const long long substeps = 1LL << top_level_;
+  const double coarse = std::ldexp(dt, top_level_);
+  for (const unsigned int a : touched_) {
+    for (unsigned int d = 0; d < 3; ++d) contact_force_.local_element(nodes_[a].dof[d]) = 0;
+    touched_flag_[a] = 0;
+  }
+  touched_.clear();
+  Eigen::Vector3d impulse = Eigen::Vector3d::Zero();
+  double friction_work = 0, normal_work = 0, contact_area = 0;
+  int contact_nodes = 0;
+  long long first_contact = substeps, last_contact = -1;
+  std::array<double, 31> sums{};
+  double lowest = 0;
+  for (long long m = 0; m < substeps; ++m) {
+    int due = top_level_;
+    if (m > 0) {  // force_ at m = 0 is update_acceleration's (all levels)
+      due = 0;
+      while (((m >> (due + 1)) << (due + 1)) == m) ++due;
+      stiffness_->apply_groups(force_, displacement_, level_weights(due), nullptr);
+    }
+    // kick: v += dt M^-1 (-sum over due levels l of 2^l K_l u)
+    for (int level = 0; level <= due; ++level)
+      for (const unsigned int a : nodes_of_level_[std::size_t(level)]) {
+        const Node& n = nodes_[a];
+        for (unsigned int d = 0; d < 3; ++d) {
+          const unsigned int i = n.dof[d];
+          previous_velocity_.local_element(i) = velocity_.local_element(i);
+          velocity_.local_element(i) -= dt * force_.local_element(i) / n.mass;
+        }
+      }
+    // contact (fem/contact.h) on the boundary nodes moving now, each with its own step
+    if (options_.contact)
+      for (int level = 0; level <= due; ++level) {
+        const double node_step = std::ldexp(dt, level);
+        for (const unsigned int a : boundary_of_level_[std::size_t(level)]) {
+          const Node& n = nodes_[a];
+          Eigen::Vector3d v, v0;
+          for (unsigned int d = 0; d < 3; ++d) {
+            v[d] = velocity_.local_element(n.dof[d]);
+            v0[d] = previous_velocity_.local_element(n.dof[d]);
+          }
+          const NodeContact contact = rigid_plane_contact(
+              n.X[1] + displacement_.local_element(n.dof[1]), v, v0, n.mass, node_step, friction_);
+          if (!contact.active) continue;
+          for (unsigned int d = 0; d < 3; ++d) {
+            velocity_.local_element(n.dof[d]) = v[d];
+            contact_force_.local_element(n.dof[d]) += contact.impulse[d] / coarse;
+          }
+          friction_work += contact.friction_work;
+          normal_work += contact.normal_work;
+          impulse += contact.impulse;
+          first_contact = std::min(first_contact, m);
+          last_contact = m;
+          if (!touched_flag_[a]) {
+            touched_flag_[a] = 1;
+            touched_.push_back(a);
+            ++contact_nodes;
+            contact_area += n.area;
+          }
+        }
+      }
+    if (m == 0) {  // every node is at t_n, between its velocities before and after t_n
+      sums = local_sums();
+      lowest = lowest_boundary_height();
+    }
+    // drift: each node of a due level to its next time, t + 2^l dt
+    for (int level = 0; level <= due; ++level) {
+      const double node_step = std::ldexp(dt, level);
+      for (const unsigned int a : nodes_of_level_[std::size_t(level)]) {
+        const Node& n = nodes_[a];
+        for (unsigned int d = 0; d < 3; ++d)
+          displacement_.local_element(n.dof[d]) += node_step * velocity_.local_element(n.dof[d]);
+      }
+    }
+  }
+  for (unsigned int d = 0; d < 3; ++d) sums[18 + d] = impulse[d];
+  sums[21] = friction_work;
+  sums[22] = -normal_work;
+  sums[23] = contact_nodes;
+  sums[24] = contact_area;
+  state_.time = state_.step * coarse;
+  state_.step += 1;
+  reduce_sums(sums, lowest);
+  // (fine-step indices < 2^30 are exact in a double)
+  const double first = Utilities::MPI::min(double(first_contact), communicator_);
+  const double last = Utilities::MPI::max(double(last_contact), communicator_);
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  state_.first_contact_time = last >= 0 ? state_.time + first * dt : nan;
+  state_.last_contact_time = last >= 0 ? state_.time + last * dt : nan;
+  update_acceleration();  // all levels at t_{n+1}, for the kicks of its m = 0
+}
+
+template <int p>
 void SolverImpl<p>::compute_averages() {
-  // Local sums, then one reduction. Layout of s:
+  reduce_sums(local_sums(), lowest_boundary_height());
+}
+
+template <int p>
+std::array<double, 31> SolverImpl<p>::local_sums() const {
+  // Layout:
   // 0 mass | 1-3 sum m x | 4-6 momentum | 7-9 sum m x cross v | 10-15 sum m x_i x_j
   // 16 kinetic | 17 u.f | 18-20 impulse | 21 friction | 22 normal loss | 23 nodes | 24 area
   // 25-27 P position | 28-30 P velocity
@@ -571,9 +848,12 @@ void SolverImpl<p>::compute_averages() {
     s[14] += m * x[0] * x[2];
     s[15] += m * x[1] * x[2];
     s[16] += 0.5 * m * kinetic;
-    for (unsigned int d = 0; d < 3; ++d)
-      s[17] += displacement_.local_element(n.dof[d]) * force_.local_element(n.dof[d]);
+    if (!local_)
+      for (unsigned int d = 0; d < 3; ++d)
+        s[17] += displacement_.local_element(n.dof[d]) * force_.local_element(n.dof[d]);
   }
+  // local: force_ is a weighted sum of the levels' forces; the operator summed u.Ku over the cells
+  if (local_) s[17] = strain_energy_;
   for (unsigned int d = 0; d < 3; ++d) s[18 + d] = state_.step_impulse[d];
   s[21] = state_.step_friction_work;
   s[22] = state_.step_normal_contact_loss;
@@ -587,11 +867,21 @@ void SolverImpl<p>::compute_averages() {
           0.5 * (previous_velocity_.local_element(n.dof[d]) + velocity_.local_element(n.dof[d]));
     }
   }
+  return s;
+}
+
+template <int p>
+double SolverImpl<p>::lowest_boundary_height() const {
   double lowest = std::numeric_limits<double>::infinity();
   for (const unsigned int a : boundary_) {
     const Node& n = nodes_[a];
     lowest = std::min(lowest, n.X[1] + displacement_.local_element(n.dof[1]));
   }
+  return lowest;
+}
+
+template <int p>
+void SolverImpl<p>::reduce_sums(const std::array<double, 31>& s, double lowest) {
   std::array<double, 31> r{};
   MPI_Allreduce(s.data(), r.data(), int(s.size()), MPI_DOUBLE, MPI_SUM, communicator_);
   lowest = Utilities::MPI::min(lowest, communicator_);

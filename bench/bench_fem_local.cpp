@@ -1,0 +1,161 @@
+// Local against global time stepping on one whole FEM run (docs/FEM.md, "Local time
+// stepping"; docs/PERFORMANCE.md):
+//   build/bin/bench_fem_local [CASE] [--max-levels L,L,...] [--end-time T] [--cfl C]
+//   mpirun -np 2 build/bin/bench_fem_local cases/sphere-lai-psi2.json
+// Runs CASE once with "global" and once per L with "local" time stepping capped at L levels
+// (no cell steps more than 2^L fine steps at once; default: no cap), one after the other in
+// the same process and on the same ranks, and prints per run: the levels' cells, the wall
+// time of the time loop and its ratio to the global run's, and the rebound quantities with
+// their differences from the global run (Psi2, e, J_n relative, contact duration and peak
+// force relative, the energy balance error). --end-time and --cfl override the case's
+// fem.end_time and fem.cfl (for both schemes).
+#include <deal.II/base/mpi.h>
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "cases/case.h"
+#include "cases/derived.h"
+#include "fem/fem.h"
+
+namespace {
+
+constexpr const char* kUsage =
+    "usage: bench_fem_local [CASE] [--max-levels L,L,...] [--end-time T] [--cfl C]\n"
+    "  (also under mpirun -np N). Runs CASE with global time stepping, then with local time\n"
+    "  stepping capped at each L (default: uncapped), and prints wall time and results side\n"
+    "  by side. --end-time and --cfl override the case's. CASE defaults to\n"
+    "  cases/sphere-lai-psi2.json.\n";
+
+[[noreturn]] void usage_error(const std::string& message) {
+  std::fprintf(stderr, "bench_fem_local: %s\n%s", message.c_str(), kUsage);
+  std::exit(2);
+}
+
+std::vector<int> parse_levels(const std::string& text) {
+  std::vector<int> levels;
+  std::stringstream in(text);
+  std::string item;
+  while (std::getline(in, item, ',')) {
+    char* end = nullptr;
+    const long value = std::strtol(item.c_str(), &end, 10);
+    if (item.empty() || *end != '\0' || value < 0 || value > 30)
+      usage_error("--max-levels " + text + ": expected whole numbers in [0, 30], comma-separated");
+    levels.push_back(int(value));
+  }
+  if (levels.empty()) usage_error("--max-levels: no level given");
+  return levels;
+}
+
+struct Row {
+  std::string label;
+  rebound::fem::RunResult result;
+};
+
+}  // namespace
+
+int main(int argc, char** argv) try {
+  using namespace rebound;
+  dealii::Utilities::MPI::MPI_InitFinalize mpi(argc, argv, 1);
+  std::string file = std::string(REBOUND_SOURCE_DIR) + "/cases/sphere-lai-psi2.json";
+  std::vector<int> max_levels{30};
+  std::optional<double> end_time, cfl;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    const bool value = i + 1 < argc;
+    if (a == "--help" || a == "-h") {
+      std::printf("%s", kUsage);
+      return 0;
+    } else if (a == "--max-levels" && value) {
+      max_levels = parse_levels(argv[++i]);
+    } else if (a == "--end-time" && value) {
+      char* end = nullptr;
+      end_time = std::strtod(argv[++i], &end);
+      if (*end != '\0' || !(*end_time > 0)) usage_error("--end-time: expected a time > 0 s");
+    } else if (a == "--cfl" && value) {
+      char* end = nullptr;
+      cfl = std::strtod(argv[++i], &end);
+      if (*end != '\0' || !(*cfl > 0 && *cfl <= cases::kMaxCfl))
+        usage_error("--cfl: expected a number in (0, 0.95]");
+    } else if (!a.empty() && a[0] != '-') {
+      file = a;
+    } else {
+      usage_error("unknown option or missing value: " + a);
+    }
+  }
+  cases::Case c = cases::load_case(file);
+  if (cfl) c.fem.cfl = *cfl;
+  const MPI_Comm comm = MPI_COMM_WORLD;
+  const bool root = dealii::Utilities::MPI::this_mpi_process(comm) == 0;
+  const unsigned int ranks = dealii::Utilities::MPI::n_mpi_processes(comm);
+
+  std::vector<Row> rows;
+  auto run = [&](const std::string& stepping, int max_level) {
+    fem::RunOptions options;
+    options.frames = 0;
+    options.end_time = end_time;
+    options.solver.time_stepping = stepping;
+    options.solver.max_time_step_level = max_level;
+    Row row;
+    row.label = stepping == "global" ? "global" : "local L<=" + std::to_string(max_level);
+    row.result = fem::run(c, options, comm);
+    if (root) {
+      std::fprintf(stderr, "bench_fem_local: %s done, %s, %.2f s\n", row.label.c_str(),
+                   row.result.status.c_str(), row.result.wall_time);
+    }
+    rows.push_back(std::move(row));
+  };
+  run("global", 0);
+  for (const int level : max_levels) run("local", level);
+
+  if (root) {
+    const auto& g = rows.front().result.summary;
+    std::printf("%s, p = %d, cfl %g, %llu dofs, %llu cells, %u rank%s\n", file.c_str(),
+                rows.front().result.info.degree, c.fem.cfl, rows.front().result.info.dofs,
+                rows.front().result.info.cells, ranks, ranks == 1 ? "" : "s");
+    for (const Row& row : rows) {
+      const fem::Info& info = row.result.info;
+      if (info.time_stepping != "local") continue;
+      std::printf("  %s: cells per level", row.label.c_str());
+      for (const auto n : info.level_cells) std::printf(" %llu", n);
+      if (ranks > 1) {
+        std::printf(";  by rank");
+        for (const auto& r : info.level_cells_by_rank) {
+          std::printf(" (");
+          for (std::size_t k = 0; k < r.size(); ++k) std::printf(k ? " %llu" : "%llu", r[k]);
+          std::printf(")");
+        }
+      }
+      std::printf("\n");
+    }
+    std::printf("%-12s %8s %10s %9s %8s %10s %10s %11s %10s %10s %10s %10s\n", "scheme", "substeps",
+                "fine steps", "loop [s]", "speed-up", "psi2", "d psi2", "e", "d e", "d J_n rel",
+                "d t_c rel", "energy err");
+    const double g_loop = g["loop_wall_time"].get<double>();
+    for (const Row& row : rows) {
+      const auto& s = row.result.summary;
+      const auto q = [&](const nlohmann::json& j, const char* key) {
+        return j.contains(key) && j[key].is_number() ? j[key].get<double>() : std::nan("");
+      };
+      const double loop = q(s, "loop_wall_time");
+      std::printf(
+          "%-12s %8lld %10lld %9.2f %7.2fx %10.6f %+10.2e %11.8f %+10.2e %+10.2e %+10.2e "
+          "%10.2e\n",
+          row.label.c_str(), row.result.info.substeps, (long long)q(s, "fine_steps"), loop,
+          g_loop / loop, q(s, "psi2"), q(s, "psi2") - q(g, "psi2"), q(s, "e_newton"),
+          q(s, "e_newton") - q(g, "e_newton"), q(s, "normal_impulse") / q(g, "normal_impulse") - 1,
+          q(s, "contact_duration") / q(g, "contact_duration") - 1, q(s, "energy_balance_error"));
+      if (row.result.status != "completed")
+        std::printf("    %s: %s\n", row.result.status.c_str(), row.result.message.c_str());
+    }
+  }
+  return 0;
+} catch (const std::exception& error) {
+  std::fprintf(stderr, "bench_fem_local: %s\n", error.what());
+  return 1;
+}
