@@ -123,6 +123,14 @@ int main(int argc, char** argv) try {
       if (info.time_stepping != "local") continue;
       std::printf("  %s: cells per level", row.label.c_str());
       for (const auto n : info.level_cells) std::printf(" %llu", n);
+      if (info.level_cells.size() == 2) {
+        // Diaz & Grote's LTS leapfrog with 2 substeps evaluates per coarse step the coarse
+        // cells once and the fine cells with their neighbours twice; global: every cell twice.
+        const double fine = double(info.level_cells[0]), coarse = double(info.level_cells[1]);
+        const double neighbours = double(info.level0_neighbour_cells);
+        std::printf(" (level-1 cells touching level 0: %.0f; LTS leapfrog bound %.3f)", neighbours,
+                    2 * (fine + coarse) / (coarse + 2 * (fine + neighbours)));
+      }
       if (ranks > 1) {
         std::printf(";  by rank");
         for (const auto& r : info.level_cells_by_rank) {

@@ -65,6 +65,9 @@ struct Info {
   std::vector<unsigned long long> level_cells, level_nodes;
   std::vector<double> level_lambda_max;
   std::vector<std::vector<unsigned long long>> level_cells_by_rank;  // [rank][level]
+  // cells of levels >= 1 sharing a vertex (so dofs) with a level-0 cell: the overlap a leapfrog
+  // LTS of Diaz & Grote must evaluate at every fine step besides the level-0 cells
+  unsigned long long level0_neighbour_cells = 0;
   double total_mass_lumped = 0;            // sum of the diagonal mass (one component), kg
   double total_mass_quadrature = 0;        // the same mass integrated cell by cell, kg
   double min_nodal_mass = 0;               // over unconstrained nodes, kg

@@ -1,0 +1,47 @@
+"""scripts/multirate_stability.py, the 1-D reference docs/FEM.md quotes for the instability of
+the multirate leapfrog: with one level its coarse step is two global leapfrog steps; with two
+levels it is stable below the resonance cfl = pi/4 (2 dt omega_max = pi) and unstable above."""
+
+import math
+import os
+import sys
+import unittest
+
+import numpy as np
+
+sys.path.insert(0, os.path.join(os.environ.get("REBOUND_SOURCE_DIR", "."), "scripts"))
+import multirate_stability as stability  # noqa: E402
+
+
+def radius(levels_fine, levels_coarse, cfl, all_fine=False):
+    mass, elements, levels = stability.bar(levels_fine, levels_coarse)
+    if all_fine:
+        levels = [0] * len(levels)
+    lam = max(np.linalg.eigvals(np.diag(1 / mass) @ sum(elements)).real)
+    dt = cfl * 2 / math.sqrt(lam)
+    return max(abs(np.linalg.eigvals(stability.propagator(mass, elements, levels, dt)))), (
+        mass, elements, levels, dt)
+
+
+class MultirateLeapfrog(unittest.TestCase):
+    def test_one_level_is_two_leapfrog_steps(self):
+        # Every element on level 0: the matrix is the square of the global leapfrog step.
+        _, (mass, elements, levels, dt) = radius(10, 10, 0.9, all_fine=True)
+        n = len(mass)
+        k = sum(elements)
+        step = np.block([[np.eye(n) - dt * dt * np.diag(1 / mass) @ k, dt * np.eye(n)],
+                         [-dt * np.diag(1 / mass) @ k, np.eye(n)]])
+        np.testing.assert_allclose(stability.propagator(mass, elements, levels, dt),
+                                   step @ step, atol=1e-12)
+
+    def test_stable_below_the_resonance_unstable_above(self):
+        # Below pi/4 the eigenvalues stay on the unit circle (the rigid mode's double eigenvalue
+        # is returned as 1 +- 1e-8, hence 1e-6); at 0.9 (the FEM's default cfl) they leave it.
+        for cfl in (0.5, 0.7, 0.75):
+            self.assertLess(radius(40, 40, cfl)[0], 1 + 1e-6, f"cfl {cfl}")
+        for cfl in (0.8, 0.9):
+            self.assertGreater(radius(40, 40, cfl)[0], 1 + 1e-3, f"cfl {cfl}")
+
+
+if __name__ == "__main__":
+    unittest.main()
