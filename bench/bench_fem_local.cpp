@@ -151,11 +151,15 @@ int main(int argc, char** argv) try {
         return j.contains(key) && j[key].is_number() ? j[key].get<double>() : std::nan("");
       };
       const double loop = q(s, "loop_wall_time");
+      // a run the energy check stopped early has no speed-up to compare
+      char speed[16] = "       -";
+      if (row.result.status == "completed")
+        std::snprintf(speed, sizeof speed, "%7.2fx", g_loop / loop);
       std::printf(
-          "%-12s %8lld %10lld %9.2f %7.2fx %10.6f %+10.2e %11.8f %+10.2e %+10.2e %+10.2e "
+          "%-12s %8lld %10lld %9.2f %8s %10.6f %+10.2e %11.8f %+10.2e %+10.2e %+10.2e "
           "%10.2e\n",
-          row.label.c_str(), row.result.info.substeps, (long long)q(s, "fine_steps"), loop,
-          g_loop / loop, q(s, "psi2"), q(s, "psi2") - q(g, "psi2"), q(s, "e_newton"),
+          row.label.c_str(), row.result.info.substeps, (long long)q(s, "fine_steps"), loop, speed,
+          q(s, "psi2"), q(s, "psi2") - q(g, "psi2"), q(s, "e_newton"),
           q(s, "e_newton") - q(g, "e_newton"), q(s, "normal_impulse") / q(g, "normal_impulse") - 1,
           q(s, "contact_duration") / q(g, "contact_duration") - 1, q(s, "energy_balance_error"));
       if (row.result.status != "completed")

@@ -17,6 +17,11 @@ fem=""
 fem2=""
 fem_run=""
 lts=""
+grading=""
+multirate=""
+multirate07=""
+multirate_scan=""
+multirate_bar=""
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 if [ -x build/bin/bench_fem ]; then
   fem=$(build/bin/bench_fem 2>&1 || true)
@@ -31,6 +36,16 @@ if [ -x build/bin/bench_fem ]; then
            /local time stepping bound/{bound=$5} END{printf "%s | %s | %s |\n", cells, levels, bound}'
   done)
   rm -rf "$mesh_dir"
+  grading=$(build/bin/bench_mesh_grading 2>&1 || true)
+  # The multirate leapfrog (docs/FEM.md, "Local time stepping"): against global stepping on the
+  # default run at the default cfl and at cfl 0.7, and on the quick case over 2 ms per cfl.
+  multirate=$(mpirun -np 2 build/bin/bench_fem_local cases/sphere-lai-psi2.json --max-levels 1,2,30 2>/dev/null || true)
+  multirate07=$(mpirun -np 2 build/bin/bench_fem_local cases/sphere-lai-psi2.json --max-levels 1,2 --cfl 0.7 2>/dev/null || true)
+  multirate_scan=$(for c in 0.7 0.75 0.82 0.9; do
+    build/bin/bench_fem_local cases/sphere-lai-psi2-quick.json --max-levels 1 --end-time 2e-3 --cfl "$c" 2>/dev/null || true
+    echo
+  done)
+  multirate_bar=$(/usr/bin/python3 scripts/multirate_stability.py 2>&1 || true)
 fi
 # rebound beside CalculiX on the Hertz impact (bench/calculix_hertz.py): p = 1 by default, the
 # degrees in REBOUND_CALCULIX_DEGREES (e.g. 1,2: C3D20 takes CalculiX about 50 min), or "keep":
@@ -129,6 +144,50 @@ fi
     echo "| case | cells | cells per level 0, 1, 2, ... | bound |"
     echo "|---|---|---|---|"
     echo "$lts"
+    echo
+    echo "A steeper grading of the cell size away from the contact zone (\`meshes::MeshOptions::grading\`,"
+    echo "1 by default, not a case key) leaves fewer coarse cells but no smaller fine zone: the bound"
+    echo "of the default sphere's mesh per grading. Command: \`build/bin/bench_mesh_grading\`."
+    echo
+    echo '```'
+    echo "$grading"
+    echo '```'
+    echo
+    echo "### Local time stepping measured: the multirate leapfrog (\`build/bin/bench_fem_local\`)"
+    echo
+    echo "The experimental multirate leapfrog of docs/FEM.md (\"Local time stepping\"; not a case key)"
+    echo "against global stepping on the same ranks in one run: L is the most levels allowed (30: no"
+    echo "cap), speed-up = global loop time / local loop time, d = local - global, energy err = the"
+    echo "summary's energy balance error. A run the energy check stopped has no speed-up (-) and a"
+    echo "second line with the check's message."
+    echo "For a run with 2 levels, the line above the table also gives the bound of Diaz and Grote's"
+    echo "LTS leapfrog from the cell counts. The default run, 2 ranks, default cfl (0.9):"
+    echo "\`mpirun -np 2 build/bin/bench_fem_local cases/sphere-lai-psi2.json --max-levels 1,2,30\`"
+    echo
+    echo '```'
+    echo "$multirate"
+    echo '```'
+    echo
+    echo "The same at cfl 0.7 (below the resonance; the global run too):"
+    echo "\`mpirun -np 2 build/bin/bench_fem_local cases/sphere-lai-psi2.json --max-levels 1,2 --cfl 0.7\`"
+    echo
+    echo '```'
+    echo "$multirate07"
+    echo '```'
+    echo
+    echo "Stability over 2 ms (about 6 contact durations) on the quick case, two levels, per cfl:"
+    echo "\`build/bin/bench_fem_local cases/sphere-lai-psi2-quick.json --max-levels 1 --end-time 2e-3 --cfl C\`"
+    echo
+    echo '```'
+    echo "$multirate_scan"
+    echo '```'
+    echo
+    echo "The independent reference, a graded 1-D bar (40 elements h, 40 of 2h), the spectral radius"
+    echo "of one coarse step of the same two-level scheme: \`/usr/bin/python3 scripts/multirate_stability.py\`"
+    echo
+    echo '```'
+    echo "$multirate_bar"
+    echo '```'
   fi
   if [ -n "$calculix_kept" ]; then
     echo
