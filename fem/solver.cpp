@@ -659,13 +659,9 @@ void SolverImpl<p>::update_acceleration() {
     stiffness_->apply_groups(force_, displacement_, level_weights(top_level_), &strain_energy_);
   else
     apply_stiffness(force_, displacement_);
-  // Over every owned entry (a streaming loop the compiler vectorises): the constrained dofs
-  // have no mass and no force, and keep a zero acceleration (and velocity, displacement).
-  const unsigned int size = acceleration_.locally_owned_size();
-  const double* const f = force_.begin();
-  const double* const m = nodal_mass_.begin();
-  double* const a = acceleration_.begin();
-  for (unsigned int i = 0; i < size; ++i) a[i] = m[i] > 0 ? -f[i] / m[i] : 0.0;
+  for (const Node& n : nodes_)
+    for (unsigned int d = 0; d < 3; ++d)
+      acceleration_.local_element(n.dof[d]) = -force_.local_element(n.dof[d]) / n.mass;
 }
 
 template <int p>
@@ -677,16 +673,12 @@ void SolverImpl<p>::step() {
   // kinetic energy in the form 1/2 v_{n-1/2} M v_{n+1/2} that leapfrog conserves exactly for a
   // linear system (so that the energy balance measures the contact, not the integrator).
   const double dt = time_step_;
-  const unsigned int size = velocity_.locally_owned_size();  // every owned entry (see above)
-  {
-    const double* const a = acceleration_.begin();
-    double* const v = velocity_.begin();
-    double* const v0 = previous_velocity_.begin();
-    for (unsigned int i = 0; i < size; ++i) {
-      v0[i] = v[i];
-      v[i] += dt * a[i];
+  for (const Node& n : nodes_)
+    for (unsigned int d = 0; d < 3; ++d) {
+      const unsigned int i = n.dof[d];
+      previous_velocity_.local_element(i) = velocity_.local_element(i);
+      velocity_.local_element(i) += dt * acceleration_.local_element(i);
     }
-  }
   // The kinematic Coulomb contact of fem/contact.h on every boundary node.
   for (const unsigned int a : touched_)
     for (unsigned int d = 0; d < 3; ++d) contact_force_.local_element(nodes_[a].dof[d]) = 0;
@@ -728,11 +720,9 @@ void SolverImpl<p>::step() {
   const double nan = std::numeric_limits<double>::quiet_NaN();
   state_.first_contact_time = state_.contact_nodes > 0 ? state_.time : nan;
   state_.last_contact_time = state_.first_contact_time;
-  {
-    const double* const v = velocity_.begin();
-    double* const u = displacement_.begin();
-    for (unsigned int i = 0; i < size; ++i) u[i] += dt * v[i];
-  }
+  for (const Node& n : nodes_)
+    for (unsigned int d = 0; d < 3; ++d)
+      displacement_.local_element(n.dof[d]) += dt * velocity_.local_element(n.dof[d]);
   update_acceleration();
 }
 
@@ -851,55 +841,35 @@ std::array<double, 31> SolverImpl<p>::local_sums() const {
   // 16 kinetic | 17 u.f | 18-20 impulse | 21 friction | 22 normal loss | 23 nodes | 24 area
   // 25-27 P position | 28-30 P velocity
   std::array<double, 31> s{};
-  const double* const u = displacement_.begin();
-  const double* const v0 = previous_velocity_.begin();
-  const double* const v1 = velocity_.begin();
-  {
-    // The sums of one entry each (kinetic energy 1/2 v_{n-1/2} M v_{n+1/2}, u.f) over every
-    // owned entry, a loop the compiler vectorises (constrained entries: no mass, u = f = 0).
-    const double* const m = nodal_mass_.begin();
-    const double* const f = force_.begin();
-    const unsigned int size = displacement_.locally_owned_size();
-    double kinetic = 0, work = 0;
-    for (unsigned int i = 0; i < size; ++i) {
-      kinetic += m[i] * v0[i] * v1[i];
-      work += u[i] * f[i];
-    }
-    s[16] = 0.5 * kinetic;
-    // local: force_ is a weighted sum of the levels' forces; the operator summed u.Ku itself
-    s[17] = local_ ? strain_energy_ : work;
-  }
-  // The moments, node by node, in named accumulators (kept in registers).
-  double mass = 0, mx = 0, my = 0, mz = 0, px = 0, py = 0, pz = 0, lx = 0, ly = 0, lz = 0;
-  double mxx = 0, myy = 0, mzz = 0, mxy = 0, mxz = 0, myz = 0;
   for (const Node& n : nodes_) {
-    const unsigned int i = n.dof[0], j = n.dof[1], k = n.dof[2];
-    const double x = n.X[0] + u[i], y = n.X[1] + u[j], z = n.X[2] + u[k];
+    Eigen::Vector3d x, v;
+    double kinetic = 0;
+    for (unsigned int d = 0; d < 3; ++d) {
+      x[d] = n.X[d] + displacement_.local_element(n.dof[d]);
+      v[d] = 0.5 * (previous_velocity_.local_element(n.dof[d]) + velocity_.local_element(n.dof[d]));
+      kinetic += previous_velocity_.local_element(n.dof[d]) * velocity_.local_element(n.dof[d]);
+    }
     const double m = n.mass;
-    const double wx = 0.5 * m * (v0[i] + v1[i]), wy = 0.5 * m * (v0[j] + v1[j]),
-                 wz = 0.5 * m * (v0[k] + v1[k]);  // momentum of the node
-    mass += m;
-    mx += m * x;
-    my += m * y;
-    mz += m * z;
-    px += wx;
-    py += wy;
-    pz += wz;
-    lx += y * wz - z * wy;
-    ly += z * wx - x * wz;
-    lz += x * wy - y * wx;
-    mxx += m * x * x;
-    myy += m * y * y;
-    mzz += m * z * z;
-    mxy += m * x * y;
-    mxz += m * x * z;
-    myz += m * y * z;
+    s[0] += m;
+    const Eigen::Vector3d l = m * x.cross(v);
+    for (unsigned int d = 0; d < 3; ++d) {
+      s[1 + d] += m * x[d];
+      s[4 + d] += m * v[d];
+      s[7 + d] += l[d];
+    }
+    s[10] += m * x[0] * x[0];
+    s[11] += m * x[1] * x[1];
+    s[12] += m * x[2] * x[2];
+    s[13] += m * x[0] * x[1];
+    s[14] += m * x[0] * x[2];
+    s[15] += m * x[1] * x[2];
+    s[16] += 0.5 * m * kinetic;
+    if (!local_)
+      for (unsigned int d = 0; d < 3; ++d)
+        s[17] += displacement_.local_element(n.dof[d]) * force_.local_element(n.dof[d]);
   }
-  s[0] = mass;
-  s[1] = mx, s[2] = my, s[3] = mz;
-  s[4] = px, s[5] = py, s[6] = pz;
-  s[7] = lx, s[8] = ly, s[9] = lz;
-  s[10] = mxx, s[11] = myy, s[12] = mzz, s[13] = mxy, s[14] = mxz, s[15] = myz;
+  // local: force_ is a weighted sum of the levels' forces; the operator summed u.Ku over the cells
+  if (local_) s[17] = strain_energy_;
   for (unsigned int d = 0; d < 3; ++d) s[18 + d] = state_.step_impulse[d];
   s[21] = state_.step_friction_work;
   s[22] = state_.step_normal_contact_loss;
