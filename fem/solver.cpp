@@ -115,6 +115,20 @@ class SolverImpl final : public Solver {
   void compute_fe_body();
   void estimate_time_step();
 
+  // fem/contact.h's contact on node n over a step dt: v_{n+1/2} (velocity_) corrected in place,
+  // v_{n-1/2} from previous_velocity_, the height from displacement_.
+  NodeContact node_contact(const Node& n, double dt) {
+    Eigen::Vector3d v, v0;
+    for (unsigned int d = 0; d < 3; ++d) {
+      v[d] = velocity_.local_element(n.dof[d]);
+      v0[d] = previous_velocity_.local_element(n.dof[d]);
+    }
+    const NodeContact contact = rigid_plane_contact(n.X[1] + displacement_.local_element(n.dof[1]),
+                                                    v, v0, n.mass, dt, friction_);
+    if (contact.active)
+      for (unsigned int d = 0; d < 3; ++d) velocity_.local_element(n.dof[d]) = v[d];
+    return contact;
+  }
   void update_acceleration();  // force_ = K u (local: the weighted sum below), acceleration_
   void compute_averages();     // state_ from u, v, force and the contact of the last step
   // compute_averages() in two halves: this rank's sums (layout in compute_averages), then
@@ -689,18 +703,10 @@ void SolverImpl<p>::step() {
   if (options_.contact) {
     for (const unsigned int a : boundary_) {
       const Node& n = nodes_[a];
-      Eigen::Vector3d v, v0;
-      for (unsigned int d = 0; d < 3; ++d) {
-        v[d] = velocity_.local_element(n.dof[d]);
-        v0[d] = previous_velocity_.local_element(n.dof[d]);
-      }
-      const NodeContact contact = rigid_plane_contact(
-          n.X[1] + displacement_.local_element(n.dof[1]), v, v0, n.mass, dt, friction_);
+      const NodeContact contact = node_contact(n, dt);
       if (!contact.active) continue;
-      for (unsigned int d = 0; d < 3; ++d) {
-        velocity_.local_element(n.dof[d]) = v[d];
+      for (unsigned int d = 0; d < 3; ++d)
         contact_force_.local_element(n.dof[d]) = contact.impulse[d] / dt;
-      }
       friction_work += contact.friction_work;
       normal_work += contact.normal_work;
       impulse += contact.impulse;
@@ -773,18 +779,10 @@ void SolverImpl<p>::step_local() {
         const double node_step = std::ldexp(dt, level);
         for (const unsigned int a : boundary_of_level_[std::size_t(level)]) {
           const Node& n = nodes_[a];
-          Eigen::Vector3d v, v0;
-          for (unsigned int d = 0; d < 3; ++d) {
-            v[d] = velocity_.local_element(n.dof[d]);
-            v0[d] = previous_velocity_.local_element(n.dof[d]);
-          }
-          const NodeContact contact = rigid_plane_contact(
-              n.X[1] + displacement_.local_element(n.dof[1]), v, v0, n.mass, node_step, friction_);
+          const NodeContact contact = node_contact(n, node_step);
           if (!contact.active) continue;
-          for (unsigned int d = 0; d < 3; ++d) {
-            velocity_.local_element(n.dof[d]) = v[d];
+          for (unsigned int d = 0; d < 3; ++d)
             contact_force_.local_element(n.dof[d]) += contact.impulse[d] / coarse;
-          }
           friction_work += contact.friction_work;
           normal_work += contact.normal_work;
           impulse += contact.impulse;

@@ -59,6 +59,28 @@ const rebound::fem::RunResult& hertz_run() {
   return result;
 }
 
+// 400 steps of an oblique impact with friction (mu = 0.3, v_t = |v_n| / 2, contact from the
+// first step) on the small Hertz mesh of degree p, with `options`: the final state, its
+// step_impulse replaced by the impulse summed over the steps.
+rebound::fem::State oblique_impact(int degree, const rebound::fem::SolverOptions& options,
+                                   rebound::fem::Info* info = nullptr) {
+  Case c = small_hertz(degree);
+  c.contact.friction = 0.3;
+  const rebound::cases::Derived d = rebound::cases::derive(c);
+  const Eigen::Vector3d v(0.5 * std::abs(d.centre_velocity.y()), d.centre_velocity.y(), 0);
+  const auto solver = rebound::fem::Solver::create(c, options, MPI_COMM_SELF);
+  if (info) *info = solver->info();
+  solver->set_state(Eigen::Vector3d::Zero(), v, Eigen::Vector3d::Zero(), d.body.centre_of_mass);
+  Eigen::Vector3d impulse = Eigen::Vector3d::Zero();
+  for (int k = 0; k < 400; ++k) {
+    solver->step();
+    impulse += solver->state().step_impulse;
+  }
+  rebound::fem::State state = solver->state();
+  state.step_impulse = impulse;
+  return state;
+}
+
 class FemDegree : public ::testing::TestWithParam<int> {};
 
 TEST_P(FemDegree, LumpedMassIsPositiveAndConservedAcrossHangingNodes) {
@@ -150,24 +172,13 @@ TEST_P(FemDegree, FreeFlightKeepsMomentumAngularMomentumAndEnergy) {
 TEST_P(FemDegree, SimdLanesGiveTheSameImpactToRoundOff) {
   const std::vector<unsigned int> lanes = rebound::fem::available_lanes();
   if (lanes.size() < 2) GTEST_SKIP() << "this build has one SIMD lane only";
-  Case c = small_hertz(GetParam());
-  c.contact.friction = 0.3;
-  const rebound::cases::Derived d = rebound::cases::derive(c);
-  const Eigen::Vector3d v(0.5 * std::abs(d.centre_velocity.y()), d.centre_velocity.y(), 0);
   std::vector<rebound::fem::State> states;
   for (const unsigned int n : lanes) {
     rebound::fem::SolverOptions options;
     options.simd_lanes = n;
-    const auto solver = rebound::fem::Solver::create(c, options, MPI_COMM_SELF);
-    EXPECT_EQ(solver->info().simd_lanes, n);
-    solver->set_state(Eigen::Vector3d::Zero(), v, Eigen::Vector3d::Zero(), d.body.centre_of_mass);
-    rebound::fem::State total;  // impulse summed over the steps
-    for (int k = 0; k < 400; ++k) {
-      solver->step();
-      total.step_impulse += solver->state().step_impulse;
-    }
-    states.push_back(solver->state());
-    states.back().step_impulse = total.step_impulse;
+    rebound::fem::Info info;
+    states.push_back(oblique_impact(GetParam(), options, &info));
+    EXPECT_EQ(info.simd_lanes, n);
     EXPECT_GT(states.back().step_impulse.y(), 0.0);  // the contact was active
   }
   const rebound::fem::State& a = states.front();
@@ -187,25 +198,15 @@ TEST_P(FemDegree, SimdLanesGiveTheSameImpactToRoundOff) {
 // through the per-group operator (all weights 1) and the per-level node lists, so 400 steps of
 // an oblique impact with friction agree to round-off.
 TEST(LocalTimeStepping, OneLevelIsTheGlobalLeapfrog) {
-  Case c = small_hertz(1);
-  c.contact.friction = 0.3;
-  const rebound::cases::Derived d = rebound::cases::derive(c);
-  const Eigen::Vector3d v(0.5 * std::abs(d.centre_velocity.y()), d.centre_velocity.y(), 0);
   std::vector<rebound::fem::State> states;
   for (const char* stepping : {"global", "local"}) {
     rebound::fem::SolverOptions options;
     options.time_stepping = stepping;
     options.max_time_step_level = 0;
-    const auto solver = rebound::fem::Solver::create(c, options, MPI_COMM_SELF);
-    EXPECT_EQ(solver->info().substeps, 1);
-    solver->set_state(Eigen::Vector3d::Zero(), v, Eigen::Vector3d::Zero(), d.body.centre_of_mass);
-    Eigen::Vector3d impulse = Eigen::Vector3d::Zero();
-    for (int k = 0; k < 400; ++k) {
-      solver->step();
-      impulse += solver->state().step_impulse;
-    }
-    states.push_back(solver->state());
-    states.back().step_impulse = impulse;
+    rebound::fem::Info info;
+    states.push_back(oblique_impact(1, options, &info));
+    EXPECT_EQ(info.substeps, 1);
+    EXPECT_EQ(info.time_stepping, stepping);
   }
   const rebound::fem::State &a = states[0], &b = states[1];
   EXPECT_GT(a.step_impulse.y(), 0.0);
