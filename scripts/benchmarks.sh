@@ -22,6 +22,7 @@ multirate=""
 multirate07=""
 multirate_scan=""
 multirate_bar=""
+multirate_bar3=""
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 if [ -x build/bin/bench_fem ]; then
   fem=$(build/bin/bench_fem 2>&1 || true)
@@ -46,6 +47,7 @@ if [ -x build/bin/bench_fem ]; then
     echo
   done)
   multirate_bar=$(/usr/bin/python3 scripts/multirate_stability.py 2>&1 || true)
+  multirate_bar3=$(/usr/bin/python3 scripts/multirate_stability.py --levels 3 --cfl 0.7,0.75,0.78,0.8,0.82,0.85,0.9 2>&1 || true)
 fi
 # rebound beside CalculiX on the Hertz impact (bench/calculix_hertz.py): p = 1 by default, the
 # degrees in REBOUND_CALCULIX_DEGREES (e.g. 1,2: C3D20 takes CalculiX about 50 min), or "keep":
@@ -187,6 +189,13 @@ fi
     echo
     echo '```'
     echo "$multirate_bar"
+    echo '```'
+    echo
+    echo "With a third level (40 elements of 4h), whose kicks reach the modes of level 1 only:"
+    echo "\`/usr/bin/python3 scripts/multirate_stability.py --levels 3 --cfl 0.7,0.75,0.78,0.8,0.82,0.85,0.9\`"
+    echo
+    echo '```'
+    echo "$multirate_bar3"
     echo '```'
   fi
   if [ -n "$calculix_kept" ]; then

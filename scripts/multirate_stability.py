@@ -14,7 +14,7 @@ method is known to be resonant when the coarse step is a multiple of half a peri
 part (Biesiadecki & Skeel 1993; Garcia-Archilla, Sanz-Serna & Skeel 1998): 2 dt omega = pi,
 i.e. cfl = pi / 4 = 0.785 for the fastest fine mode.
 
-Usage: multirate_stability.py [--fine N] [--coarse N] [--cfl a,b,...]
+Usage: multirate_stability.py [--fine N] [--coarse N] [--levels L] [--cfl a,b,...]
 """
 import argparse
 import math
@@ -26,10 +26,13 @@ except ImportError:
     sys.exit("multirate_stability.py: needs numpy (apt-get install python3-numpy)")
 
 
-def bar(n_fine, n_coarse, h=1.0):
-    """Lumped mass, element stiffness list and element level of the graded bar."""
-    lengths = [h] * n_fine + [2 * h] * n_coarse
-    levels = [0] * n_fine + [1] * n_coarse
+def bar(n_fine, n_coarse, h=1.0, levels=2):
+    """Lumped mass, element stiffness list and element level of the graded bar: n_fine elements
+    of length h (level 0), then n_coarse of each coarser level l = 1 .. levels - 1 (length 2^l h)."""
+    lengths, element_levels = [h] * n_fine, [0] * n_fine
+    for level in range(1, levels):
+        lengths += [h * 2 ** level] * n_coarse
+        element_levels += [level] * n_coarse
     n = len(lengths) + 1
     mass = np.zeros(n)
     elements = []
@@ -40,31 +43,31 @@ def bar(n_fine, n_coarse, h=1.0):
         k[e, e] = k[e + 1, e + 1] = 1 / length
         k[e, e + 1] = k[e + 1, e] = -1 / length
         elements.append(k)
-    return mass, elements, levels
+    return mass, elements, element_levels
 
 
-def propagator(mass, elements, levels, dt):
-    """The matrix of one coarse step (2 fine steps) of the two-level multirate leapfrog."""
+def propagator(mass, elements, levels, dt, top=None):
+    """The matrix of one coarse step (2^top fine steps; top: the largest level) of the multirate
+    leapfrog, in SolverImpl::step_local's order: at fine step m the levels l <= due(m) (the
+    largest l with 2^l | m) kick their nodes with sum_l 2^l dt K_l u, then those nodes move."""
     n = len(mass)
-    k_fine = sum((k for k, l in zip(elements, levels) if l == 0), np.zeros((n, n)))
-    k_coarse = sum((k for k, l in zip(elements, levels) if l == 1), np.zeros((n, n)))
-    node_level = np.ones(n, dtype=int)
+    top = max(levels) if top is None else top
+    k_level = [sum((k for k, l in zip(elements, levels) if l == level), np.zeros((n, n)))
+               for level in range(top + 1)]
+    node_level = np.full(n, top)
     for k, l in zip(elements, levels):
-        if l == 0:
-            node_level[np.nonzero(np.diag(k))[0]] = 0
-    fine = node_level == 0
-    step = np.where(fine, dt, 2 * dt)
-    inverse_mass = np.diag(1 / mass)
+        touched = np.nonzero(np.diag(k))[0]
+        node_level[touched] = np.minimum(node_level[touched], l)
+    inverse_mass = 1 / mass
 
     def coarse_step(state):
         u, v = state[:n].copy(), state[n:].copy()
-        # m = 0: every level acts, every node moves with its own step
-        v = v - dt * inverse_mass @ (k_fine @ u) - 2 * dt * inverse_mass @ (k_coarse @ u)
-        u = u + step * v
-        # m = 1: the fine level acts, its nodes move
-        kick = -dt * inverse_mass @ (k_fine @ u)
-        v = np.where(fine, v + kick, v)
-        u = np.where(fine, u + dt * v, u)
+        for m in range(2 ** top):
+            due = top if m == 0 else (m & -m).bit_length() - 1
+            force = sum(2 ** l * (k_level[l] @ u) for l in range(due + 1))
+            moving = node_level <= due
+            v = np.where(moving, v - dt * inverse_mass * force, v)
+            u = np.where(moving, u + (2.0 ** node_level) * dt * v, u)
         return np.concatenate([u, v])
 
     return np.column_stack([coarse_step(e) for e in np.eye(2 * n)])
@@ -73,7 +76,9 @@ def propagator(mass, elements, levels, dt):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--fine", type=int, default=40, help="fine elements (default 40)")
-    parser.add_argument("--coarse", type=int, default=40, help="coarse elements (default 40)")
+    parser.add_argument("--coarse", type=int, default=40,
+                        help="elements of each coarser level (default 40)")
+    parser.add_argument("--levels", type=int, default=2, help="levels (default 2)")
     parser.add_argument("--cfl", default="0.5,0.6,0.7,0.75,0.78,0.79,0.8,0.82,0.85,0.9",
                         help="comma-separated cfl values")
     args = parser.parse_args()
@@ -83,11 +88,15 @@ def main():
         sys.exit(f"multirate_stability.py: --cfl {args.cfl}: expected numbers, comma-separated")
     if args.fine < 2 or args.coarse < 2:
         sys.exit("multirate_stability.py: --fine and --coarse need at least 2 elements")
-    mass, elements, levels = bar(args.fine, args.coarse)
+    if not 1 <= args.levels <= 4:
+        sys.exit("multirate_stability.py: --levels: expected 1 to 4")
+    mass, elements, levels = bar(args.fine, args.coarse, levels=args.levels)
     k = sum(elements)
     lam = max(np.linalg.eigvals(np.diag(1 / mass) @ k).real)
-    print(f"graded bar: {args.fine} fine elements (h), {args.coarse} coarse (2h); "
-          f"lambda_max(M^-1 K) = {lam:.6g}; resonance predicted at cfl = pi/4 = {math.pi / 4:.4f}")
+    sizes = ", ".join(f"{args.coarse} of {2 ** l}h" for l in range(1, args.levels))
+    print(f"graded bar, {args.levels} levels: {args.fine} elements of h, {sizes}; "
+          f"lambda_max(M^-1 K) = {lam:.6g}; the resonance of the two finest levels is predicted "
+          f"at cfl = pi/4 = {math.pi / 4:.4f}")
     # The free bar's rigid mode is a double eigenvalue 1 (a Jordan block): the eigenvalue solver
     # returns it as 1 +- ~1e-8, so |rho - 1| < 1e-6 is read as stable.
     print(f"{'cfl':>6} {'spectral radius':>16} {'growth per 1000 coarse steps':>29}  verdict")

@@ -1,6 +1,7 @@
 """scripts/multirate_stability.py, the 1-D reference docs/FEM.md quotes for the instability of
 the multirate leapfrog: with one level its coarse step is two global leapfrog steps; with two
-levels it is stable below the resonance cfl = pi/4 (2 dt omega_max = pi) and unstable above."""
+levels it is stable below the resonance cfl = pi/4 (2 dt omega_max = pi) and unstable above, and a
+third level keeps that threshold."""
 
 import math
 import os
@@ -13,8 +14,8 @@ sys.path.insert(0, os.path.join(os.environ.get("REBOUND_SOURCE_DIR", "."), "scri
 import multirate_stability as stability  # noqa: E402
 
 
-def radius(levels_fine, levels_coarse, cfl, all_fine=False):
-    mass, elements, levels = stability.bar(levels_fine, levels_coarse)
+def radius(levels_fine, levels_coarse, cfl, all_fine=False, levels_count=2):
+    mass, elements, levels = stability.bar(levels_fine, levels_coarse, levels=levels_count)
     if all_fine:
         levels = [0] * len(levels)
     lam = max(np.linalg.eigvals(np.diag(1 / mass) @ sum(elements)).real)
@@ -31,7 +32,7 @@ class MultirateLeapfrog(unittest.TestCase):
         k = sum(elements)
         step = np.block([[np.eye(n) - dt * dt * np.diag(1 / mass) @ k, dt * np.eye(n)],
                          [-dt * np.diag(1 / mass) @ k, np.eye(n)]])
-        np.testing.assert_allclose(stability.propagator(mass, elements, levels, dt),
+        np.testing.assert_allclose(stability.propagator(mass, elements, levels, dt, top=1),
                                    step @ step, atol=1e-12)
 
     def test_stable_below_the_resonance_unstable_above(self):
@@ -41,6 +42,11 @@ class MultirateLeapfrog(unittest.TestCase):
             self.assertLess(radius(40, 40, cfl)[0], 1 + 1e-6, f"cfl {cfl}")
         for cfl in (0.8, 0.9):
             self.assertGreater(radius(40, 40, cfl)[0], 1 + 1e-3, f"cfl {cfl}")
+
+    def test_a_third_level_keeps_the_threshold(self):
+        # Level 2's kicks reach level 1's modes, half as fast as level 0's: the same pi/4.
+        self.assertLess(radius(40, 40, 0.7, levels_count=3)[0], 1 + 1e-6)
+        self.assertGreater(radius(40, 40, 0.9, levels_count=3)[0], 1 + 1e-3)
 
 
 if __name__ == "__main__":
