@@ -167,6 +167,9 @@ int main(int argc, char** argv) try {
     }
   }
   return 0;
+} catch (const rebound::cases::CaseError& error) {  // bad input: exit 2, as the CLI
+  std::fprintf(stderr, "bench_fem_local: %s\n", error.what());
+  return 2;
 } catch (const std::exception& error) {
   std::fprintf(stderr, "bench_fem_local: %s\n", error.what());
   return 1;

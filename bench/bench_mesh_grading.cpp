@@ -80,6 +80,9 @@ int main(int argc, char** argv) try {
                 (unsigned long long)s.dofs_q2, levels.c_str(), s.local_time_stepping_bound);
   }
   return 0;
+} catch (const rebound::cases::CaseError& error) {  // bad input: exit 2, as the CLI
+  std::fprintf(stderr, "bench_mesh_grading: %s\n", error.what());
+  return 2;
 } catch (const std::exception& error) {
   std::fprintf(stderr, "bench_mesh_grading: %s\n", error.what());
   return 1;

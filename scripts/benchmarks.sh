@@ -148,7 +148,7 @@ fi
     echo "$lts"
     echo
     echo "A steeper grading of the cell size away from the contact zone (\`meshes::MeshOptions::grading\`,"
-    echo "1 by default, not a case key) leaves fewer coarse cells but no smaller fine zone: the bound"
+    echo "1 by default, not a case key) removes coarse cells faster than fine ones: the bound"
     echo "of the default sphere's mesh per grading. Command: \`build/bin/bench_mesh_grading\`."
     echo
     echo '```'
