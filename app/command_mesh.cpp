@@ -78,8 +78,10 @@ void print_table(const cases::Case& c, const meshes::MeshStatistics& s, const st
     levels += (k ? " " : "") + std::to_string(s.time_step_levels[k]);
   std::printf("  %-30s %s (level k: shortest edge in [2^k, 2^(k+1)) edge_min)\n",
               "cells by stable step level", levels.c_str());
-  std::printf("  %-30s %-14.4g (cells / sum_k n_k 2^-k: the most any subcycling can gain)\n",
-              "local time stepping bound", s.local_time_stepping_bound);
+  std::printf(
+      "  %-30s %-14.4g (cells / sum_k n_k 2^-k: the most any subcycling can cut the "
+      "internal force's work)\n",
+      "local time stepping bound", s.local_time_stepping_bound);
   std::printf(" Output: %s\n", file.c_str());
 }
 

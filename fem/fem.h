@@ -134,6 +134,11 @@ class Solver {
   virtual const State& state() const = 0;
   // u = G X (+ 0), K u, stress at quadrature points. Leaves the state untouched.
   virtual PatchTestResult patch_test(const Eigen::Matrix3d& gradient) = 0;
+  // For benchmarks: wall seconds (the slowest rank's) of `applications` evaluations of the
+  // internal force K u on the current displacement, as step() makes it (every cell; with local
+  // time stepping every level at once), into a scratch vector. Leaves the state untouched.
+  // Collective.
+  virtual double time_internal_force(int applications) = 0;
   // Writes directory/solution_NNNN.vtu (+ .pvtu) with displacement, velocity, stress, von Mises,
   // contact force and pressure, subdomain. Returns the .pvtu name (relative). Collective.
   virtual std::string write_frame(const std::string& directory, unsigned int frame) = 0;

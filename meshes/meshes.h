@@ -140,8 +140,10 @@ struct MeshStatistics {
   // whose shortest edge lies in [2^k, 2^(k+1)) edge_min, i.e. whose own stable step is 2^k times
   // the global one (within a factor 2). Subcycled, the cells of level k are updated 2^-k as
   // often as with the global step, so the element work falls from cells to
-  // sum_k n_k 2^-k: local_time_stepping_bound = cells / sum_k n_k 2^-k is the largest
-  // wall-time ratio (global / local) any power-of-two subcycling scheme can reach on this mesh.
+  // sum_k n_k 2^-k: local_time_stepping_bound = cells / sum_k n_k 2^-k is the most any
+  // power-of-two subcycling can cut the internal force's work on this mesh. The step's wall time
+  // also has per-node work, so the wall-time ratio (global / local) is at most this bound over
+  // the internal force's share of the global step (bench_fem's "K u share").
   std::vector<unsigned long long> time_step_levels;
   double local_time_stepping_bound = 1;
   double seconds = 0;  // wall time of build_mesh (statistics included)
