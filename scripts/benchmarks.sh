@@ -116,7 +116,10 @@ fi
     echo "reduction) of sphere-lai-psi2 at its default resolution, started from its initial state"
     echo "(contact active), for every SIMD width of the internal force this build and CPU have"
     echo "(docs/FEM.md, Internal force): one solver per width, the widths taking turns, median of 3;"
-    echo "the last column is the speed-up over one lane (deal.II's own, scalar, instantiations)."
+    echo "\"vs 1 lane\" is the speed-up over one lane (deal.II's own, scalar, instantiations); \"K u share\""
+    echo "is the time of as many internal-force evaluations alone (\`Solver::time_internal_force\`, in the"
+    echo "same repeats) over the step's: the rest is the per-node work (kick, contact, drift, the"
+    echo "rigid-body sums and their reduction)."
     echo "Commands: \`build/bin/bench_fem\` and \`mpirun -np 2 build/bin/bench_fem\`."
     echo
     echo '```'
@@ -138,10 +141,11 @@ fi
     echo "### What local time stepping could gain (\`rebound mesh CASE\`)"
     echo
     echo "Cells by stable-step level (level k: shortest edge in [2^k, 2^(k+1)) times the mesh's"
-    echo "shortest, so a step 2^k times the global one) and the bound cells / Σ n_k 2^-k: the"
-    echo "largest wall-time ratio global / local any power-of-two subcycling could reach on the mesh,"
-    echo "overheads ignored. The contact zone's cells (within a factor 2 of the smallest) are most of"
-    echo "the cells of the default meshes, so subcycling the rest cannot gain more than this."
+    echo "shortest, so a step 2^k times the global one) and the bound cells / Σ n_k 2^-k: the most"
+    echo "any power-of-two subcycling can cut the internal force's work on the mesh. The contact"
+    echo "zone's cells (within a factor 2 of the smallest) are most of the cells of the default"
+    echo "meshes. The wall-time ratio global / local is at most this bound over the internal force's"
+    echo "share of the global step (\"K u share\" above), since the per-node work can be subcycled too."
     echo
     echo "| case | cells | cells per level 0, 1, 2, ... | bound |"
     echo "|---|---|---|---|"
