@@ -141,9 +141,9 @@ int main(int argc, char** argv) try {
       }
       std::printf("\n");
     }
-    std::printf("%-12s %8s %10s %9s %8s %10s %10s %11s %10s %10s %10s %10s\n", "scheme", "substeps",
-                "fine steps", "loop [s]", "speed-up", "psi2", "d psi2", "e", "d e", "d J_n rel",
-                "d t_c rel", "energy err");
+    std::printf("%-12s %8s %10s %9s %8s %10s %10s %11s %10s %10s %10s %10s %10s\n", "scheme",
+                "substeps", "fine steps", "loop [s]", "speed-up", "psi2", "d psi2", "e", "d e",
+                "d J_n rel", "d t_c rel", "d F_max rel", "energy err");
     const double g_loop = g["loop_wall_time"].get<double>();
     for (const Row& row : rows) {
       const auto& s = row.result.summary;
@@ -156,12 +156,13 @@ int main(int argc, char** argv) try {
       if (row.result.status == "completed")
         std::snprintf(speed, sizeof speed, "%7.2fx", g_loop / loop);
       std::printf(
-          "%-12s %8lld %10lld %9.2f %8s %10.6f %+10.2e %11.8f %+10.2e %+10.2e %+10.2e "
+          "%-12s %8lld %10lld %9.2f %8s %10.6f %+10.2e %11.8f %+10.2e %+10.2e %+10.2e %+10.2e "
           "%10.2e\n",
           row.label.c_str(), row.result.info.substeps, (long long)q(s, "fine_steps"), loop, speed,
           q(s, "psi2"), q(s, "psi2") - q(g, "psi2"), q(s, "e_newton"),
           q(s, "e_newton") - q(g, "e_newton"), q(s, "normal_impulse") / q(g, "normal_impulse") - 1,
-          q(s, "contact_duration") / q(g, "contact_duration") - 1, q(s, "energy_balance_error"));
+          q(s, "contact_duration") / q(g, "contact_duration") - 1,
+          q(s, "peak_normal_force") / q(g, "peak_normal_force") - 1, q(s, "energy_balance_error"));
       if (row.result.status != "completed")
         std::printf("    %s: %s\n", row.result.status.c_str(), row.result.message.c_str());
     }
