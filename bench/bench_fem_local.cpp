@@ -7,10 +7,12 @@
 // the same process and on the same ranks, and prints per run: the levels' cells, the wall
 // time of the time loop and its ratio to the global run's, and the rebound quantities with
 // their differences from the global run (Psi2, e, J_n relative, contact duration and peak
-// force relative, the energy balance error). --end-time and --cfl override the case's
-// fem.end_time and fem.cfl (for both schemes).
+// force relative, the energy balance error), then the internal force's cost per evaluation for
+// every set of levels l <= k against the global evaluation's. --end-time and --cfl override the
+// case's fem.end_time and fem.cfl (for both schemes).
 #include <deal.II/base/mpi.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -165,6 +167,46 @@ int main(int argc, char** argv) try {
           q(s, "peak_normal_force") / q(g, "peak_normal_force") - 1, q(s, "energy_balance_error"));
       if (row.result.status != "completed")
         std::printf("    %s: %s\n", row.result.status.c_str(), row.result.message.c_str());
+    }
+  }
+
+  // What the internal force costs per set of levels (Solver::time_internal_force: 200
+  // evaluations on fresh solvers, median of 3), against the share of the cells it covers: the
+  // cell bounds assume a level's evaluation costs its share of the global one.
+  const int applications = 200;
+  const auto cost = [&](fem::Solver& solver, int up_to_level) {
+    std::vector<double> t;
+    for (int r = 0; r < 3; ++r) t.push_back(solver.time_internal_force(applications, up_to_level));
+    std::sort(t.begin(), t.end());
+    return t[1] / applications;
+  };
+  double global_cost = 0;
+  {
+    fem::SolverOptions options;
+    const auto solver = fem::Solver::create(c, options, comm);
+    global_cost = cost(*solver, -1);
+    if (root)
+      std::printf(
+          "internal force per evaluation (%d evaluations, median of 3): global, all %llu "
+          "cells: %.4f ms\n",
+          applications, solver->info().cells, 1e3 * global_cost);
+  }
+  for (const int max_level : max_levels) {
+    fem::SolverOptions options;
+    options.time_stepping = "local";
+    options.max_time_step_level = max_level;
+    const auto solver = fem::Solver::create(c, options, comm);
+    const fem::Info& info = solver->info();
+    double cells = 0;
+    for (std::size_t level = 0; level < info.level_cells.size(); ++level) {
+      cells += double(info.level_cells[level]);
+      const double seconds = cost(*solver, int(level));
+      if (root)
+        std::printf(
+            "  local L<=%d, levels <= %zu: %.0f cells (%.3f of all): %.4f ms, %.3f of "
+            "global\n",
+            max_level, level, cells, cells / double(info.cells), 1e3 * seconds,
+            seconds / global_cost);
     }
   }
   return 0;

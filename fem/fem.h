@@ -135,10 +135,11 @@ class Solver {
   // u = G X (+ 0), K u, stress at quadrature points. Leaves the state untouched.
   virtual PatchTestResult patch_test(const Eigen::Matrix3d& gradient) = 0;
   // For benchmarks: wall seconds (the slowest rank's) of `applications` evaluations of the
-  // internal force K u on the current displacement, as step() makes it (every cell; with local
-  // time stepping every level at once), into a scratch vector. Leaves the state untouched.
-  // Collective.
-  virtual double time_internal_force(int applications) = 0;
+  // internal force K u on the current displacement into a scratch vector: every cell with
+  // global time stepping; with local time stepping the levels l <= up_to_level (each with its
+  // weight 2^l, as a fine step where they are due evaluates them; -1: every level). Leaves the
+  // state untouched. Collective.
+  virtual double time_internal_force(int applications, int up_to_level = -1) = 0;
   // Writes directory/solution_NNNN.vtu (+ .pvtu) with displacement, velocity, stress, von Mises,
   // contact force and pressure, subdomain. Returns the .pvtu name (relative). Collective.
   virtual std::string write_frame(const std::string& directory, unsigned int frame) = 0;

@@ -92,7 +92,7 @@ class SolverImpl final : public Solver {
   void step() override;
   const State& state() const override { return state_; }
   PatchTestResult patch_test(const Eigen::Matrix3d& gradient) override;
-  double time_internal_force(int applications) override;
+  double time_internal_force(int applications, int up_to_level = -1) override;
   std::string write_frame(const std::string& directory, unsigned int frame) override;
 
  private:
@@ -948,15 +948,16 @@ void SolverImpl<p>::reduce_sums(const std::array<double, 31>& s, double lowest) 
 }
 
 template <int p>
-double SolverImpl<p>::time_internal_force(int applications) {
+double SolverImpl<p>::time_internal_force(int applications, int up_to_level) {
   VectorType f;
   stiffness_->initialize_dof_vector(f);
-  const std::vector<double> all = local_ ? level_weights(top_level_) : std::vector<double>{};
+  const int due = up_to_level < 0 ? top_level_ : std::min(up_to_level, top_level_);
+  const std::vector<double> weights = local_ ? level_weights(due) : std::vector<double>{};
   MPI_Barrier(communicator_);
   Timer timer;
   for (int k = 0; k < applications; ++k) {
     if (local_)
-      stiffness_->apply_groups(f, displacement_, all, nullptr);
+      stiffness_->apply_groups(f, displacement_, weights, nullptr);
     else
       apply_stiffness(f, displacement_);
   }
