@@ -837,8 +837,8 @@ std::array<double, 31> SolverImpl<p>::local_sums() const {
   // One pass over the nodes with the sums in named scalars: the same operations in the same
   // order as the vector form (m x, m v, m x cross v, m x_i x_j, the kinetic and strain terms),
   // so the results are bitwise those of the Eigen loop this replaced, without its
-  // store-to-load round trip through the stack in every node's cross product (perf: the loop
-  // took 21 % of the p = 2 step; bench_fem measures the change).
+  // store-and-packed-reload through the stack in every node's cross product, where a profile
+  // of the p = 2 run spent about a fifth of the time loop (docs/FEM.md, Performance).
   double mass = 0, mx0 = 0, mx1 = 0, mx2 = 0, mv0 = 0, mv1 = 0, mv2 = 0, l0 = 0, l1 = 0, l2 = 0;
   double xx = 0, yy = 0, zz = 0, xy = 0, xz = 0, yz = 0, kinetic_sum = 0, strain = 0;
   for (const Node& n : nodes_) {

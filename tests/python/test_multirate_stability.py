@@ -68,7 +68,7 @@ class MultirateLeapfrog(unittest.TestCase):
         # Two levels: the measure's deviation is second order in dt (halving cfl divides it by
         # 4.0-4.04 here; 10 % allowed) and bounded: its largest value over the second half of
         # 4000 coarse steps is within 25 % of that over the first tenth (a drift would grow it
-        # tenfold). So the multirate scheme conserves a nearby energy, not this measure.
+        # tenfold): what a scheme conserving a nearby (modified) energy would show.
         first = {}
         for cfl in (0.25, 0.5):
             deviation = np.abs(self.energy(cfl, 2, 4000) - 1)
