@@ -1,6 +1,7 @@
 // Local against global time stepping on one whole FEM run (docs/FEM.md, "Local time
 // stepping"; docs/PERFORMANCE.md):
 //   build/bin/bench_fem_local [CASE] [--max-levels L,L,...] [--end-time T] [--cfl C]
+//                             [--global-cfl C] [--refinement N]
 //   mpirun -np 2 build/bin/bench_fem_local cases/sphere-lai-psi2.json
 // Runs CASE once with "global" and once per L with "local" time stepping capped at L levels
 // (no cell steps more than 2^L fine steps at once; default: no cap), one after the other in
@@ -8,8 +9,10 @@
 // time of the time loop and its ratio to the global run's, and the rebound quantities with
 // their differences from the global run (Psi2, e, J_n relative, contact duration and peak
 // force relative, the energy balance error), then the internal force's cost per evaluation for
-// every set of levels l <= k against the global evaluation's. --end-time and --cfl override the
-// case's fem.end_time and fem.cfl (for both schemes).
+// every set of levels l <= k against the global evaluation's. --end-time, --cfl and --refinement
+// override the case's fem.end_time, fem.cfl and fem.refinement (for both schemes); --global-cfl
+// gives the global run its own cfl, so that local stepping below its resonance (cfl < pi/4) is
+// compared with global stepping at the default cfl in one run.
 #include <deal.II/base/mpi.h>
 
 #include <algorithm>
@@ -29,10 +32,12 @@ namespace {
 
 constexpr const char* kUsage =
     "usage: bench_fem_local [CASE] [--max-levels L,L,...] [--end-time T] [--cfl C]\n"
+    "                       [--global-cfl C] [--refinement N]\n"
     "  (also under mpirun -np N). Runs CASE with global time stepping, then with local time\n"
     "  stepping capped at each L (default: uncapped), and prints wall time and results side\n"
-    "  by side. --end-time and --cfl override the case's. CASE defaults to\n"
-    "  cases/sphere-lai-psi2.json.\n";
+    "  by side. --end-time, --cfl and --refinement override the case's fem.end_time, fem.cfl\n"
+    "  and fem.refinement; --global-cfl sets the global run's cfl alone (default: the same\n"
+    "  as the local runs'). CASE defaults to cases/sphere-lai-psi2.json.\n";
 
 [[noreturn]] void usage_error(const std::string& message) {
   std::fprintf(stderr, "bench_fem_local: %s\n%s", message.c_str(), kUsage);
@@ -66,7 +71,8 @@ int main(int argc, char** argv) try {
   dealii::Utilities::MPI::MPI_InitFinalize mpi(argc, argv, 1);
   std::string file = std::string(REBOUND_SOURCE_DIR) + "/cases/sphere-lai-psi2.json";
   std::vector<int> max_levels{30};
-  std::optional<double> end_time, cfl;
+  std::optional<double> end_time, cfl, global_cfl;
+  std::optional<int> refinement;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     const bool value = i + 1 < argc;
@@ -84,6 +90,17 @@ int main(int argc, char** argv) try {
       cfl = std::strtod(argv[++i], &end);
       if (*end != '\0' || !(*cfl > 0 && *cfl <= cases::kMaxCfl))
         usage_error("--cfl: expected a number in (0, 0.95]");
+    } else if (a == "--global-cfl" && value) {
+      char* end = nullptr;
+      global_cfl = std::strtod(argv[++i], &end);
+      if (*end != '\0' || !(*global_cfl > 0 && *global_cfl <= cases::kMaxCfl))
+        usage_error("--global-cfl: expected a number in (0, 0.95]");
+    } else if (a == "--refinement" && value) {
+      char* end = nullptr;
+      const long n = std::strtol(argv[++i], &end, 10);
+      if (*end != '\0' || n < 0 || n > 8)
+        usage_error("--refinement: expected a whole number in [0, 8]");
+      refinement = int(n);
     } else if (!a.empty() && a[0] != '-') {
       file = a;
     } else {
@@ -92,6 +109,9 @@ int main(int argc, char** argv) try {
   }
   cases::Case c = cases::load_case(file);
   if (cfl) c.fem.cfl = *cfl;
+  if (refinement) c.fem.refinement = *refinement;
+  cases::Case global_case = c;
+  if (global_cfl) global_case.fem.cfl = *global_cfl;
   const MPI_Comm comm = MPI_COMM_WORLD;
   const bool root = dealii::Utilities::MPI::this_mpi_process(comm) == 0;
   const unsigned int ranks = dealii::Utilities::MPI::n_mpi_processes(comm);
@@ -105,7 +125,7 @@ int main(int argc, char** argv) try {
     options.solver.max_time_step_level = max_level;
     Row row;
     row.label = stepping == "global" ? "global" : "local L<=" + std::to_string(max_level);
-    row.result = fem::run(c, options, comm);
+    row.result = fem::run(stepping == "global" ? global_case : c, options, comm);
     if (root) {
       std::fprintf(stderr, "bench_fem_local: %s done, %s, %.2f s\n", row.label.c_str(),
                    row.result.status.c_str(), row.result.wall_time);
@@ -117,9 +137,11 @@ int main(int argc, char** argv) try {
 
   if (root) {
     const auto& g = rows.front().result.summary;
-    std::printf("%s, p = %d, cfl %g, %llu dofs, %llu cells, %u rank%s\n", file.c_str(),
-                rows.front().result.info.degree, c.fem.cfl, rows.front().result.info.dofs,
-                rows.front().result.info.cells, ranks, ranks == 1 ? "" : "s");
+    std::printf(
+        "%s, p = %d, refinement %d, cfl %g (global run: %g), %llu dofs, %llu cells, %u rank%s\n",
+        file.c_str(), rows.front().result.info.degree, c.fem.refinement, c.fem.cfl,
+        global_case.fem.cfl, rows.front().result.info.dofs, rows.front().result.info.cells, ranks,
+        ranks == 1 ? "" : "s");
     for (const Row& row : rows) {
       const fem::Info& info = row.result.info;
       if (info.time_stepping != "local") continue;
@@ -183,7 +205,7 @@ int main(int argc, char** argv) try {
   double global_cost = 0;
   {
     fem::SolverOptions options;
-    const auto solver = fem::Solver::create(c, options, comm);
+    const auto solver = fem::Solver::create(global_case, options, comm);
     global_cost = cost(*solver, -1);
     if (root)
       std::printf(
