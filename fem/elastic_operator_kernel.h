@@ -46,9 +46,19 @@ class MatrixFreeElasticOperator final : public ElasticOperator {
           .push_back(batch);
   }
 
+  // A plain loop over the cell batches in their order between the ghost exchange and the
+  // compress, not MatrixFree::cell_loop (which interleaves both with the cells): the same sums
+  // in the same order, measured cheaper on 2 ranks (docs/FEM.md, "Performance").
   void apply(VectorType& force, const VectorType& displacement) const override {
-    matrix_free_.cell_loop(&MatrixFreeElasticOperator::local_apply, this, force, displacement,
-                           true);
+    force = 0;
+    const bool ghosted = displacement.has_ghost_elements();  // the caller's state is kept
+    if (!ghosted) displacement.update_ghost_values();
+    Evaluation phi(matrix_free_);
+    const Lanes one(1.);
+    for (unsigned int cell = 0; cell < matrix_free_.n_cell_batches(); ++cell)
+      add_cell_force(phi, cell, displacement, one, nullptr, force);
+    force.compress(dealii::VectorOperation::add);
+    if (!ghosted) displacement.zero_out_ghost_values();
   }
 
   void apply_groups(VectorType& force, const VectorType& displacement,
@@ -56,31 +66,19 @@ class MatrixFreeElasticOperator final : public ElasticOperator {
     if (weight.size() != batches_of_group_.size())
       throw std::invalid_argument("apply_groups: one weight per cell group expected");
     force = 0;
-    displacement.update_ghost_values();
+    const bool ghosted = displacement.has_ghost_elements();  // the caller's state is kept
+    if (!ghosted) displacement.update_ghost_values();
     Evaluation phi(matrix_free_);
     double energy = 0;
     for (unsigned int g = 0; g < batches_of_group_.size(); ++g) {
       if (weight[g] == 0) continue;
       const Lanes w(weight[g]);
-      for (const unsigned int cell : batches_of_group_[g]) {
-        phi.reinit(cell);
-        phi.read_dof_values(displacement);
-        phi.evaluate(dealii::EvaluationFlags::gradients);
-        Lanes cell_energy(0.);
-        for (unsigned int q = 0; q < phi.n_q_points; ++q) {
-          const auto eps = phi.get_symmetric_gradient(q);
-          const auto sigma = stress(eps);
-          if (strain_energy != nullptr) cell_energy += scalar_product(sigma, eps) * phi.JxW(q);
-          phi.submit_symmetric_gradient(sigma * w, q);
-        }
-        phi.integrate(dealii::EvaluationFlags::gradients);
-        phi.distribute_local_to_global(force);
-        for (unsigned int l = 0; l < matrix_free_.n_active_entries_per_cell_batch(cell); ++l)
-          energy += cell_energy[l];
-      }
+      for (const unsigned int cell : batches_of_group_[g])
+        add_cell_force(phi, cell, displacement, w, strain_energy != nullptr ? &energy : nullptr,
+                       force);
     }
     force.compress(dealii::VectorOperation::add);
-    displacement.zero_out_ghost_values();
+    if (!ghosted) displacement.zero_out_ghost_values();
     if (strain_energy != nullptr) *strain_energy = energy;
   }
 
@@ -129,19 +127,25 @@ class MatrixFreeElasticOperator final : public ElasticOperator {
     return eps;
   }
 
-  // f += integral of sigma(u) : eps(phi_i) over the cells of `range` (batches of Lanes cells).
-  void local_apply(const MatrixFree& data, VectorType& force, const VectorType& displacement,
-                   const std::pair<unsigned int, unsigned int>& range) const {
-    Evaluation phi(data);
-    for (unsigned int cell = range.first; cell < range.second; ++cell) {
-      phi.reinit(cell);
-      phi.read_dof_values(displacement);
-      phi.evaluate(dealii::EvaluationFlags::gradients);
-      for (unsigned int q = 0; q < phi.n_q_points; ++q)
-        phi.submit_symmetric_gradient(stress(phi.get_symmetric_gradient(q)), q);
-      phi.integrate(dealii::EvaluationFlags::gradients);
-      phi.distribute_local_to_global(force);
+  // force += weight * integral of sigma(u) : eps(phi_i) over the cells of one batch; with
+  // `energy`, adds the batch's u_c.K_c u_c to it, cell by cell.
+  void add_cell_force(Evaluation& phi, unsigned int cell, const VectorType& displacement,
+                      const Lanes& weight, double* energy, VectorType& force) const {
+    phi.reinit(cell);
+    phi.read_dof_values(displacement);
+    phi.evaluate(dealii::EvaluationFlags::gradients);
+    Lanes cell_energy(0.);
+    for (unsigned int q = 0; q < phi.n_q_points; ++q) {
+      const auto eps = phi.get_symmetric_gradient(q);
+      const auto sigma = stress(eps);
+      if (energy != nullptr) cell_energy += scalar_product(sigma, eps) * phi.JxW(q);
+      phi.submit_symmetric_gradient(sigma * weight, q);
     }
+    phi.integrate(dealii::EvaluationFlags::gradients);
+    phi.distribute_local_to_global(force);
+    if (energy != nullptr)
+      for (unsigned int l = 0; l < matrix_free_.n_active_entries_per_cell_batch(cell); ++l)
+        *energy += cell_energy[l];
   }
 
   double lame_lambda_, lame_mu_;
