@@ -175,9 +175,14 @@ int main(int argc, char** argv) try {
         return j.contains(key) && j[key].is_number() ? j[key].get<double>() : std::nan("");
       };
       const double loop = q(s, "loop_wall_time");
-      // a run the energy check stopped early has no speed-up to compare
+      // A run that reached its end time ("completed", or "incomplete" when --end-time cut it
+      // during the contact) compares with the global run over the same time; a run the energy
+      // check stopped early ("failed") has no speed-up.
       char speed[16] = "       -";
-      if (row.result.status == "completed")
+      const auto reached_end = [](const std::string& status) {
+        return status == "completed" || status == "incomplete";
+      };
+      if (reached_end(row.result.status) && reached_end(rows.front().result.status))
         std::snprintf(speed, sizeof speed, "%7.2fx", g_loop / loop);
       std::printf(
           "%-12s %8lld %10lld %9.2f %8s %10.6f %+10.2e %11.8f %+10.2e %+10.2e %+10.2e %+10.2e "
