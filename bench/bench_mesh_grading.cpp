@@ -42,6 +42,7 @@ constexpr const char* kUsage =
 std::vector<double> parse_list(const std::string& option, const std::string& text, double lo,
                                double hi, bool lo_included, bool whole) {
   std::vector<double> values;
+  if (!text.empty() && text.back() == ',') usage_error(option + " " + text + ": trailing comma");
   std::stringstream in(text);
   std::string item;
   while (std::getline(in, item, ',')) {

@@ -43,7 +43,8 @@ class ElasticOperator {
   };
 
   virtual ~ElasticOperator() = default;
-  // force = K displacement (force is overwritten; ghosts of displacement are updated inside).
+  // force = K displacement (force is overwritten; ghosts of displacement are updated inside and
+  // cleared again, unless it already has ghost values: then they are trusted and kept).
   virtual void apply(VectorType& force, const VectorType& displacement) const = 0;
   // force = sum over groups g of weight[g] K_g displacement, K_g the stiffness of the cells of
   // group g (Setup::cell_groups; without groups every cell is in group 0); a group with weight

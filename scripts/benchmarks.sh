@@ -197,8 +197,8 @@ fi
     echo '```'
     echo
     echo "On the mesh with the largest bound above (fem.refinement 3, 483,357 dofs), local stepping at"
-    echo "cfl 0.7 against global stepping at the default cfl 0.9, in one run (the levels are those the"
-    echo "solver's own-CFL check keeps; \"by rank\": each rank's cells per level):"
+    echo "cfl 0.7 against global stepping at the default cfl 0.9, in one run (at most 2 or 3 levels,"
+    echo "--max-levels 1,2; \"by rank\": each rank's cells per level):"
     echo "\`mpirun -np 2 build/bin/bench_fem_local cases/sphere-lai-psi2.json --refinement 3 --max-levels 1,2 --cfl 0.7 --global-cfl 0.9\`"
     echo
     echo '```'
