@@ -50,35 +50,27 @@ class MatrixFreeElasticOperator final : public ElasticOperator {
   // compress, not MatrixFree::cell_loop (which interleaves both with the cells): the same sums
   // in the same order, measured cheaper on 2 ranks (docs/FEM.md, "Performance").
   void apply(VectorType& force, const VectorType& displacement) const override {
-    force = 0;
-    const bool ghosted = displacement.has_ghost_elements();  // the caller's state is kept
-    if (!ghosted) displacement.update_ghost_values();
-    Evaluation phi(matrix_free_);
     const Lanes one(1.);
-    for (unsigned int cell = 0; cell < matrix_free_.n_cell_batches(); ++cell)
-      add_cell_force(phi, cell, displacement, one, nullptr, force);
-    force.compress(dealii::VectorOperation::add);
-    if (!ghosted) displacement.zero_out_ghost_values();
+    accumulate(force, displacement, [&](Evaluation& phi) {
+      for (unsigned int cell = 0; cell < matrix_free_.n_cell_batches(); ++cell)
+        add_cell_force(phi, cell, displacement, one, nullptr, force);
+    });
   }
 
   void apply_groups(VectorType& force, const VectorType& displacement,
                     const std::vector<double>& weight, double* strain_energy) const override {
     if (weight.size() != batches_of_group_.size())
       throw std::invalid_argument("apply_groups: one weight per cell group expected");
-    force = 0;
-    const bool ghosted = displacement.has_ghost_elements();  // the caller's state is kept
-    if (!ghosted) displacement.update_ghost_values();
-    Evaluation phi(matrix_free_);
     double energy = 0;
-    for (unsigned int g = 0; g < batches_of_group_.size(); ++g) {
-      if (weight[g] == 0) continue;
-      const Lanes w(weight[g]);
-      for (const unsigned int cell : batches_of_group_[g])
-        add_cell_force(phi, cell, displacement, w, strain_energy != nullptr ? &energy : nullptr,
-                       force);
-    }
-    force.compress(dealii::VectorOperation::add);
-    if (!ghosted) displacement.zero_out_ghost_values();
+    accumulate(force, displacement, [&](Evaluation& phi) {
+      for (unsigned int g = 0; g < batches_of_group_.size(); ++g) {
+        if (weight[g] == 0) continue;
+        const Lanes w(weight[g]);
+        for (const unsigned int cell : batches_of_group_[g])
+          add_cell_force(phi, cell, displacement, w, strain_energy != nullptr ? &energy : nullptr,
+                         force);
+      }
+    });
     if (strain_energy != nullptr) *strain_energy = energy;
   }
 
@@ -125,6 +117,19 @@ class MatrixFreeElasticOperator final : public ElasticOperator {
     eps *= Lanes(2 * lame_mu_);
     for (unsigned int d = 0; d < 3; ++d) eps[d][d] += pressure;
     return eps;
+  }
+
+  // force = 0, the ghosts of displacement (unless the caller has them: then they are trusted
+  // and kept), cell_loop(phi) adding the cells' forces, and the compress of the sums over ranks.
+  template <typename CellLoop>
+  void accumulate(VectorType& force, const VectorType& displacement, CellLoop cell_loop) const {
+    force = 0;
+    const bool ghosted = displacement.has_ghost_elements();
+    if (!ghosted) displacement.update_ghost_values();
+    Evaluation phi(matrix_free_);
+    cell_loop(phi);
+    force.compress(dealii::VectorOperation::add);
+    if (!ghosted) displacement.zero_out_ghost_values();
   }
 
   // force += weight * integral of sigma(u) : eps(phi_i) over the cells of one batch; with
