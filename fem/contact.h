@@ -18,7 +18,8 @@
 namespace rebound::fem {
 
 struct NodeContact {
-  bool active = false;                                // the node touched the plane this step
+  bool active = false;  // the node touched the plane this step
+  bool stick = false;   // ... and its tangential velocity was stopped (stick)
   Eigen::Vector3d impulse = Eigen::Vector3d::Zero();  // on the node (t, n, b), N s
   double friction_work = 0;                           // work dissipated by friction, >= 0, J
   double normal_work = 0;  // work of the normal impulse (<= 0: kinetic energy removed), J
@@ -38,6 +39,7 @@ inline NodeContact rigid_plane_contact(double height, Eigen::Vector3d& velocity,
   const double speed = std::hypot(velocity.x(), velocity.z());
   double jx = 0, jz = 0;
   if (mass * speed <= friction * jn) {  // stick
+    c.stick = true;
     jx = -mass * velocity.x();
     jz = -mass * velocity.z();
     velocity.x() = 0;

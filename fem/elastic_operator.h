@@ -54,6 +54,16 @@ class ElasticOperator {
   // cells whose step has come.
   virtual void apply_groups(VectorType& force, const VectorType& displacement,
                             const std::vector<double>& weight, double* strain_energy) const = 0;
+  // As apply_groups without the energy, but writing only the locally owned entries of force in
+  // the supports of the applied groups (group_support): the other entries keep their values,
+  // and the cost of clearing force is that of the supports, not of the whole vector. Local time
+  // stepping (fem/local_time_stepping.h) evaluates small groups many times per step with it.
+  virtual void apply_groups_on_support(VectorType& force, const VectorType& displacement,
+                                       const std::vector<double>& weight) const = 0;
+  // The locally owned entries (indices into the vector's local storage, ascending) that the
+  // cells of group g on any rank write: the unconstrained dofs of those cells and the masters of
+  // their constrained dofs.
+  virtual const std::vector<unsigned int>& group_support(unsigned int g) const = 0;
   // The number of groups (1 + the largest group number of any cell on any rank).
   virtual unsigned int groups() const = 0;
   // A vector with the operator's parallel layout (owned + ghost dofs of its cells).

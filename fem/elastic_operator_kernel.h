@@ -44,6 +44,7 @@ class MatrixFreeElasticOperator final : public ElasticOperator {
     for (unsigned int batch = 0; batch < matrix_free_.n_cell_batches(); ++batch)
       batches_of_group_[setup.cell_groups != nullptr ? matrix_free_.get_cell_category(batch) : 0]
           .push_back(batch);
+    find_group_supports(setup.constraints);
   }
 
   // A plain loop over the cell batches in their order between the ghost exchange and the
@@ -72,6 +73,30 @@ class MatrixFreeElasticOperator final : public ElasticOperator {
       }
     });
     if (strain_energy != nullptr) *strain_energy = energy;
+  }
+
+  void apply_groups_on_support(VectorType& force, const VectorType& displacement,
+                               const std::vector<double>& weight) const override {
+    if (weight.size() != batches_of_group_.size())
+      throw std::invalid_argument("apply_groups_on_support: one weight per cell group expected");
+    for (unsigned int g = 0; g < batches_of_group_.size(); ++g)
+      if (weight[g] != 0)
+        for (const unsigned int i : support_of_group_[g]) force.local_element(i) = 0;
+    accumulate(
+        force, displacement,
+        [&](Evaluation& phi) {
+          for (unsigned int g = 0; g < batches_of_group_.size(); ++g) {
+            if (weight[g] == 0) continue;
+            const Lanes w(weight[g]);
+            for (const unsigned int cell : batches_of_group_[g])
+              add_cell_force(phi, cell, displacement, w, nullptr, force);
+          }
+        },
+        false);
+  }
+
+  const std::vector<unsigned int>& group_support(unsigned int g) const override {
+    return support_of_group_.at(g);
   }
 
   unsigned int groups() const override { return (unsigned int)batches_of_group_.size(); }
@@ -119,11 +144,14 @@ class MatrixFreeElasticOperator final : public ElasticOperator {
     return eps;
   }
 
-  // force = 0, the ghosts of displacement (unless the caller has them: then they are trusted
-  // and kept), cell_loop(phi) adding the cells' forces, and the compress of the sums over ranks.
+  // force = 0 (unless clear is false: the caller cleared what the cells write), the ghosts of
+  // displacement (unless the caller has them: then they are trusted and kept), cell_loop(phi)
+  // adding the cells' forces, and the compress of the sums over ranks (which sends the ghost
+  // entries to their owners and leaves them zero).
   template <typename CellLoop>
-  void accumulate(VectorType& force, const VectorType& displacement, CellLoop cell_loop) const {
-    force = 0;
+  void accumulate(VectorType& force, const VectorType& displacement, CellLoop cell_loop,
+                  bool clear = true) const {
+    if (clear) force = 0;
     const bool ghosted = displacement.has_ghost_elements();
     if (!ghosted) displacement.update_ghost_values();
     Evaluation phi(matrix_free_);
@@ -153,9 +181,38 @@ class MatrixFreeElasticOperator final : public ElasticOperator {
         *energy += cell_energy[l];
   }
 
+  // support_of_group_: per group, the owned entries its cells on any rank write (their dofs,
+  // constrained ones replaced by their masters), marked in a vector whose ghost marks the
+  // compress sends to the owners.
+  void find_group_supports(const dealii::AffineConstraints<double>& constraints) {
+    VectorType marks;
+    matrix_free_.initialize_dof_vector(marks);
+    support_of_group_.assign(batches_of_group_.size(), {});
+    std::vector<dealii::types::global_dof_index> indices;
+    for (unsigned int g = 0; g < batches_of_group_.size(); ++g) {
+      marks = 0;
+      for (const unsigned int batch : batches_of_group_[g])
+        for (unsigned int l = 0; l < matrix_free_.n_active_entries_per_cell_batch(batch); ++l) {
+          const auto cell = matrix_free_.get_cell_iterator(batch, l);
+          indices.resize(cell->get_fe().n_dofs_per_cell());
+          cell->get_dof_indices(indices);
+          for (const auto i : indices) {
+            if (const auto* entries = constraints.get_constraint_entries(i))
+              for (const auto& entry : *entries) marks(entry.first) = 1;
+            else if (!constraints.is_constrained(i))
+              marks(i) = 1;
+          }
+        }
+      marks.compress(dealii::VectorOperation::add);
+      for (unsigned int i = 0; i < marks.locally_owned_size(); ++i)
+        if (marks.local_element(i) != 0) support_of_group_[g].push_back(i);
+    }
+  }
+
   double lame_lambda_, lame_mu_;
   MatrixFree matrix_free_;
   std::vector<std::vector<unsigned int>> batches_of_group_;  // SIMD batches of each cell group
+  std::vector<std::vector<unsigned int>> support_of_group_;  // owned entries each group writes
 };
 
 template <typename Lanes>

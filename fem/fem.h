@@ -42,11 +42,19 @@ struct SolverOptions {
   double time_step_margin = 1.02;  // lambda_max estimate multiplied by this before dt
   unsigned int simd_lanes = 0;     // cells per SIMD batch of the internal force (0:
                                    // $REBOUND_SIMD_LANES, else the widest; elastic_operator.h)
-  // "global" (empty) | "local": the multirate leapfrog of docs/FEM.md ("Local time stepping"),
-  // measured and not adopted (unstable at the default cfl); only bench/bench_fem_local and the
-  // tests use it. max_time_step_level: no cell steps more than 2^this fine steps at once.
+  // "global" (empty) | "lts-leapfrog": the leapfrog local time stepping of
+  // fem/local_time_stepping.h | "multirate": the multirate leapfrog of docs/FEM.md, measured and
+  // not adopted (unstable at the default cfl; only bench/bench_fem_local and the tests use it).
+  // max_time_step_level: no cell steps more than 2^this fine steps at once.
   std::string time_stepping;
   int max_time_step_level = 30;
+  // "lts-leapfrog" only (fem/local_time_stepping.h): the damping nu of level 1 (0.1: the 1-D
+  // reference, scripts/multirate_stability.py --scheme lts, is stable at cfl 0.9 and 0.95 on every
+  // graded and random bar it tries; 0.02 is not at 0.9 on two of 66), and what the contact holds
+  // inside the substeps: "none", "normal" (the normal dof of every node on the plane) or
+  // "stick" (and the tangential dofs of the nodes that stuck).
+  double local_damping = 0.1;
+  std::string local_contact_hold = "normal";
 };
 
 struct Info {
@@ -56,11 +64,14 @@ struct Info {
   int ranks = 1;
   double lambda_max = 0;  // estimate of the largest eigenvalue of M^-1 K, 1/s^2
   double time_step = 0;   // s: one step() (local: the coarsest level's step)
-  // Local time stepping (docs/FEM.md): "global" or "local"; the fine step (= time_step for
+  // Local time stepping (docs/FEM.md): "global" or "lts-leapfrog"; the fine step (= time_step for
   // global), fine steps per step() (2^levels), and per level l (cells stepping 2^l fine steps
   // at once): its cells, its nodes, and the largest eigenvalue of M^-1 K_l of its cells alone.
   std::string time_stepping = "global";
   double fine_time_step = 0;  // s
+  // s: the time one contact impulse acts over (global and "lts-leapfrog": a step(); "multirate": a
+  // fine step, where its contact acts)
+  double contact_time_step = 0;
   long long substeps = 1;
   std::vector<unsigned long long> level_cells, level_nodes;
   std::vector<double> level_lambda_max;
@@ -68,6 +79,10 @@ struct Info {
   // cells of levels >= 1 sharing a vertex (so dofs) with a level-0 cell: the overlap a leapfrog
   // LTS of Diaz & Grote must evaluate at every fine step besides the level-0 cells
   unsigned long long level0_neighbour_cells = 0;
+  // "lts-leapfrog" (fem/local_time_stepping.h): cell evaluations per coarse step over the global
+  // leapfrog's at the fine step (the internal force's work, global / local = its inverse);
+  // H^2 1.02 lambda_max(M^-1 K_G) / 4 (stable: <= 1); the damping nu of level 1.
+  double local_cell_evaluations = 1, local_stability = 0, local_damping = 0;
   double total_mass_lumped = 0;            // sum of the diagonal mass (one component), kg
   double total_mass_quadrature = 0;        // the same mass integrated cell by cell, kg
   double min_nodal_mass = 0;               // over unconstrained nodes, kg
@@ -136,9 +151,9 @@ class Solver {
   virtual PatchTestResult patch_test(const Eigen::Matrix3d& gradient) = 0;
   // For benchmarks: wall seconds (the slowest rank's) of `applications` evaluations of the
   // internal force K u on the current displacement into a scratch vector: every cell with
-  // global time stepping; with local time stepping the levels l <= up_to_level (each with its
-  // weight 2^l, as a fine step where they are due evaluates them; -1: every level). Leaves the
-  // state untouched. Collective.
+  // global time stepping; with "lts-leapfrog" K_G u (one coarse step's internal force); with
+  // "multirate" the levels l <= up_to_level (each with its weight 2^l, as a fine step where
+  // they are due evaluates them; -1: every level). Leaves the state untouched. Collective.
   virtual double time_internal_force(int applications, int up_to_level = -1) = 0;
   // Writes directory/solution_NNNN.vtu (+ .pvtu) with displacement, velocity, stress, von Mises,
   // contact force and pressure, subdomain. Returns the .pvtu name (relative). Collective.

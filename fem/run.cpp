@@ -255,10 +255,10 @@ RunResult run(const cases::Case& c, const RunOptions& options, MPI_Comm communic
       if (first_contact < 0) first_contact = (long long)k;
       last_contact_row = (long long)k;
     }
-  const double duration = first_contact >= 0
-                              ? h[last_contact_row].last_contact_time -
-                                    h[first_contact].first_contact_time + result.info.fine_time_step
-                              : 0;
+  const double duration = first_contact >= 0 ? h[last_contact_row].last_contact_time -
+                                                   h[first_contact].first_contact_time +
+                                                   result.info.contact_time_step
+                                             : 0;
   const long long half = std::max(1LL, (long long)std::llround(0.01 * duration / dt));
   for (long long k = 0; k < (long long)h.size(); ++k) {
     const long long lo = std::max(0LL, k - half), hi = std::min((long long)h.size() - 1, k + half);
@@ -307,11 +307,11 @@ observables::Summary summary(const cases::Case& c, const cases::Derived& d, cons
           h[k - 1].normal_impulse + f * (h[k].normal_impulse - h[k - 1].normal_impulse);
     }
   }
-  // The force J_n / dt of row n acts over [t_n - dt/2, t_n + dt/2] (global stepping; local: the
-  // contact's first and last fine steps, each acting over one fine step).
-  const double duration =
-      first >= 0 ? h[last].last_contact_time - h[first].first_contact_time + r.info.fine_time_step
-                 : 0;
+  // The force J_n / dt of row n acts over [t_n - dt/2, t_n + dt/2] (global and local stepping;
+  // multirate: the contact's first and last fine steps, each acting over one fine step).
+  const double duration = first >= 0 ? h[last].last_contact_time - h[first].first_contact_time +
+                                           r.info.contact_time_step
+                                     : 0;
   double energy_error = 0;
   const double e0 = h.front().total_energy;
   for (const HistoryRow& row : h)
@@ -394,12 +394,17 @@ observables::Summary summary(const cases::Case& c, const cases::Derived& d, cons
   j["time_stepping"] = r.info.time_stepping;
   j["fine_time_step"] = r.info.fine_time_step;
   j["fine_steps"] = s1.step * r.info.substeps;
-  if (r.info.time_stepping == "local") {
+  if (r.info.time_stepping != "global") {
     j["local_time_stepping"] = {{"substeps", r.info.substeps},
                                 {"level_cells", r.info.level_cells},
                                 {"level_nodes", r.info.level_nodes},
                                 {"level_lambda_max", r.info.level_lambda_max},
                                 {"level_cells_by_rank", r.info.level_cells_by_rank}};
+    if (r.info.time_stepping == "lts-leapfrog") {
+      j["local_time_stepping"]["cell_evaluations"] = r.info.local_cell_evaluations;
+      j["local_time_stepping"]["stability"] = r.info.local_stability;
+      j["local_time_stepping"]["damping"] = r.info.local_damping;
+    }
   }
   j["lambda_max"] = r.info.lambda_max;
   j["cfl"] = c.fem.cfl;

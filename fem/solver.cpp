@@ -26,6 +26,7 @@
 #include "fem/contact.h"
 #include "fem/elastic_operator.h"
 #include "fem/fem.h"
+#include "fem/local_time_stepping.h"
 #include "meshes/meshes.h"
 #include "observables/files.h"
 
@@ -139,12 +140,19 @@ class SolverImpl final : public Solver {
   double lowest_boundary_height() const;
   // Rayleigh-quotient power iteration on M^-1 K_w, K_w = sum_g weight[g] K_g (empty: all cells).
   double estimate_lambda_max(int iterations, const std::vector<double>& weight = {});
+  // The same on M^-1 A for any symmetric A given by its application y = A x.
+  double estimate_lambda_max(int iterations,
+                             const std::function<void(VectorType&, const VectorType&)>& apply);
 
-  // Local time stepping (docs/FEM.md): the multirate leapfrog.
-  void setup_cell_groups();          // cell_group_ (before the operator)
+  // Cell levels (docs/FEM.md, "Local time stepping"), for both schemes below.
+  void setup_cell_groups(int cap);   // cell_group_ (before the operator)
   void setup_local_time_stepping();  // levels of groups and nodes (after the fine step)
+  // The leapfrog local time stepping (fem/local_time_stepping.h, time stepping "lts-leapfrog").
+  bool setup_leapfrog_levels();  // dof levels, operator groups, lts_; false: unstable
+  // The multirate leapfrog (time stepping "multirate"; measured, not adopted).
   void step_local();
   std::vector<double> level_weights(int due) const;  // 2^l for the groups of level l <= due
+  void reinit_vectors();  // the dof vectors in the layout of the current stiffness_
 
   cases::Case case_;
   SolverOptions options_;
@@ -166,8 +174,15 @@ class SolverImpl final : public Solver {
   std::vector<unsigned int> touched_;   // boundary nodes with a contact force in the last step
   int contact_node_ = -1;               // index into nodes_ of P on its owner, else -1
   double time_step_ = 0;                // the fine step (global: the step)
-  // local time stepping
+  // local time stepping: "multirate" (local_) or "lts-leapfrog" (lts_)
   bool local_ = false;
+  std::unique_ptr<LocalTimeStepping> lts_;
+  enum class Hold {
+    none,
+    normal,
+    stick
+  } hold_ = Hold::normal;                 // SolverOptions::local_contact_hold
+  std::vector<unsigned int> lts_group_;   // per active cell: its group in the operator of lts_
   std::vector<unsigned int> cell_group_;  // per active cell: floor(log2(shortest edge / mesh's))
   std::vector<int> level_of_group_;       // the level each group steps at (<= its number)
   int top_level_ = 0;                     // a step() is 2^top_level_ fine steps
@@ -196,14 +211,26 @@ SolverImpl<p>::SolverImpl(const cases::Case& c, const SolverOptions& options, MP
   friction_ = c.contact.friction;
   // The stages, as in the deal.II tutorials: each fills the members named in its comment.
   const std::string stepping = options.time_stepping.empty() ? "global" : options.time_stepping;
-  if (stepping != "global" && stepping != "local")
+  if (stepping != "global" && stepping != "lts-leapfrog" && stepping != "multirate")
     throw std::invalid_argument("time stepping \"" + stepping +
-                                "\": expected \"global\" or \"local\"");
-  local_ = stepping == "local";
+                                "\": expected \"global\", \"lts-leapfrog\" or \"multirate\"");
+  local_ = stepping == "multirate";
+  const bool leapfrog_local = stepping == "lts-leapfrog";
+  if (options.local_contact_hold == "none")
+    hold_ = Hold::none;
+  else if (options.local_contact_hold == "normal")
+    hold_ = Hold::normal;
+  else if (options.local_contact_hold == "stick")
+    hold_ = Hold::stick;
+  else
+    throw std::invalid_argument("local contact hold \"" + options.local_contact_hold +
+                                "\": expected \"none\", \"normal\" or \"stick\"");
+  if (!(options.local_damping >= 0))
+    throw std::invalid_argument("local time stepping damping: expected a number >= 0");
   info_.time_stepping = stepping;
   setup_dofs();
   setup_geometry();
-  if (local_) setup_cell_groups();
+  if (local_ || leapfrog_local) setup_cell_groups(options_.max_time_step_level);
   setup_operator();
   assemble_lumped_mass();
   extract_nodes();
@@ -211,6 +238,20 @@ SolverImpl<p>::SolverImpl(const cases::Case& c, const SolverOptions& options, MP
   compute_fe_body();
   estimate_time_step();
   if (local_) setup_local_time_stepping();
+  if (leapfrog_local) {
+    // Levels as the multirate scheme finds them, then the leapfrog scheme on them; if the
+    // scheme's own stability check fails, one level fewer (one level: the global leapfrog).
+    for (;;) {
+      setup_local_time_stepping();
+      if (setup_leapfrog_levels() || top_level_ == 0) break;
+      const int cap = top_level_ - 1;
+      lts_.reset();
+      lts_group_.clear();
+      setup_cell_groups(cap);
+      setup_operator();
+      reinit_vectors();
+    }
+  }
   info_.setup_seconds = timer.wall_time();
 }
 
@@ -258,10 +299,27 @@ void SolverImpl<p>::setup_geometry() {
 template <int p>
 void SolverImpl<p>::setup_operator() {
   ElasticOperator::Setup setup{*mapping_, dof_handler_, constraints_, p, lame_lambda_, lame_mu_};
-  if (local_) setup.cell_groups = &cell_group_;
+  if (!cell_group_.empty()) setup.cell_groups = &cell_group_;
+  if (!lts_group_.empty()) setup.cell_groups = &lts_group_;
   stiffness_ = make_elastic_operator(setup, options_.simd_lanes);
   for (VectorType* v : {&displacement_, &velocity_, &previous_velocity_, &force_, &contact_force_})
     stiffness_->initialize_dof_vector(*v);
+}
+
+// The vectors that hold values (mass, area, state) in the layout of a rebuilt operator (the same
+// dofs, owned and ghost, so the owned values carry over).
+template <int p>
+void SolverImpl<p>::reinit_vectors() {
+  for (VectorType* v : {&nodal_mass_, &nodal_area_, &displacement_, &velocity_, &previous_velocity_,
+                        &force_, &contact_force_}) {
+    VectorType fresh;
+    stiffness_->initialize_dof_vector(fresh);
+    if (fresh.locally_owned_size() != v->locally_owned_size())
+      throw std::logic_error("reinit_vectors: the operator's dof layout changed");
+    for (unsigned int i = 0; i < fresh.locally_owned_size(); ++i)
+      fresh.local_element(i) = v->locally_owned_size() ? v->local_element(i) : 0.0;
+    v->swap(fresh);
+  }
 }
 
 // nodal_mass_, nodal_area_, quadrature_mass_.
@@ -456,6 +514,7 @@ void SolverImpl<p>::estimate_time_step() {
   }
   info_.time_step = time_step_;
   info_.fine_time_step = time_step_;
+  info_.contact_time_step = time_step_;
 }
 
 // Local time stepping (docs/FEM.md, "Local time stepping"). A cell's group is
@@ -464,10 +523,10 @@ void SolverImpl<p>::estimate_time_step() {
 // estimate of meshes/statistics.cpp). setup_local_time_stepping() then checks each level's
 // cells with their own eigenvalue and lowers a level that would be unstable.
 template <int p>
-void SolverImpl<p>::setup_cell_groups() {
+void SolverImpl<p>::setup_cell_groups(int max_level) {
   const double edge_min = mesh_.statistics.edge_min;
   if (!(edge_min > 0)) throw std::runtime_error("local time stepping: no shortest edge");
-  const int cap = std::max(0, std::min(options_.max_time_step_level, 30));
+  const int cap = std::max(0, std::min(max_level, 30));
   cell_group_.assign(mesh_.triangulation->n_active_cells(), 0);
   for (const auto& cell : mesh_.triangulation->active_cell_iterators()) {
     if (cell->is_artificial()) continue;
@@ -600,10 +659,143 @@ void SolverImpl<p>::setup_local_time_stepping() {
   info_.fine_time_step = time_step_;
 }
 
+// The leapfrog local time stepping on the levels that setup_local_time_stepping() found
+// (level_of_group_, top_level_): each owned unconstrained dof gets the finest level of the cells
+// that hold it (a constrained dof's masters count as held), each cell the set of its dofs'
+// levels (a bit mask), and the operator is rebuilt with one group per mask, so that the cells
+// holding level-k dofs can be evaluated on their own (fem/local_time_stepping.h). Then the
+// scheme's stability: H^2 1.02 lambda_max(M^-1 K_G) <= 4, the leapfrog's condition with the
+// margin of the global step's estimate. Returns whether it holds.
+template <int p>
+bool SolverImpl<p>::setup_leapfrog_levels() {
+  const int top = top_level_;
+  const auto cell_level = [&](const auto& cell) {
+    return level_of_group_[cell_group_[cell->active_cell_index()]];
+  };
+  // The dofs a cell holds: its unconstrained dofs and the masters of its constrained ones.
+  std::vector<types::global_dof_index> indices(fe_.n_dofs_per_cell());
+  const auto for_each_held_dof = [&](const auto& cell, const auto& action) {
+    cell->get_dof_indices(indices);
+    for (const auto i : indices) {
+      if (const auto* entries = constraints_.get_constraint_entries(i))
+        for (const auto& entry : *entries) action(entry.first);
+      else if (!constraints_.is_constrained(i))
+        action(i);
+    }
+  };
+  // Dof levels: the minimum over the locally owned cells of every rank, reduced to the owners,
+  // then copied to the ghosts.
+  VectorType level;
+  stiffness_->initialize_dof_vector(level);
+  const double none = 1e9;
+  for (unsigned int i = 0;
+       i < level.locally_owned_size() + level.get_partitioner()->n_ghost_indices(); ++i)
+    level.local_element(i) = none;
+  for (const auto& cell : dof_handler_.active_cell_iterators())
+    if (cell->is_locally_owned()) {
+      const double l = cell_level(cell);
+      for_each_held_dof(cell, [&](types::global_dof_index i) { level(i) = std::min(level(i), l); });
+    }
+  level.compress(VectorOperation::min);
+  level.update_ghost_values();
+  // Cell masks and their groups (the masks of all ranks, in ascending order).
+  std::vector<unsigned int> mask(mesh_.triangulation->n_active_cells(), 0);
+  std::vector<unsigned int> masks;
+  for (const auto& cell : dof_handler_.active_cell_iterators())
+    if (cell->is_locally_owned()) {
+      unsigned int m = 0;
+      for_each_held_dof(cell, [&](types::global_dof_index i) {
+        const double l = level(i);
+        if (!(l >= 0 && l <= top))
+          throw std::logic_error("local time stepping: a dof without level");
+        m |= 1u << unsigned(l);
+      });
+      mask[cell->active_cell_index()] = m;
+      masks.push_back(m);
+    }
+  {
+    std::sort(masks.begin(), masks.end());
+    masks.erase(std::unique(masks.begin(), masks.end()), masks.end());
+    std::vector<unsigned int> all;
+    for (const auto& part : Utilities::MPI::all_gather(communicator_, masks))
+      all.insert(all.end(), part.begin(), part.end());
+    std::sort(all.begin(), all.end());
+    all.erase(std::unique(all.begin(), all.end()), all.end());
+    masks = all;
+  }
+  lts_group_.assign(mask.size(), 0);
+  std::vector<unsigned long long> cells_of_group(masks.size(), 0);
+  for (const auto& cell : dof_handler_.active_cell_iterators())
+    if (cell->is_locally_owned()) {
+      const unsigned int g =
+          unsigned(std::lower_bound(masks.begin(), masks.end(), mask[cell->active_cell_index()]) -
+                   masks.begin());
+      lts_group_[cell->active_cell_index()] = g;
+      ++cells_of_group[g];
+    }
+  Utilities::MPI::sum(ArrayView<const unsigned long long>(cells_of_group), communicator_,
+                      ArrayView<unsigned long long>(cells_of_group));
+  setup_operator();
+  reinit_vectors();
+  if (stiffness_->groups() != masks.size())
+    throw std::logic_error("local time stepping: operator groups and masks differ");
+  // The scheme.
+  LocalTimeStepping::Levels levels;
+  levels.dofs.assign(std::size_t(top) + 1, {});
+  levels.group_weights.assign(std::size_t(top) + 1, std::vector<double>(masks.size(), 0.0));
+  for (const Node& n : nodes_) {
+    const double l = level(n.dof[0] + *dof_handler_.locally_owned_dofs().begin());
+    for (unsigned int d = 0; d < 3; ++d) levels.dofs[std::size_t(l)].push_back(n.dof[d]);
+  }
+  for (auto& list : levels.dofs) std::sort(list.begin(), list.end());
+  for (int k = 0; k <= top; ++k)
+    for (std::size_t g = 0; g < masks.size(); ++g)
+      if (masks[g] & (1u << unsigned(k))) levels.group_weights[std::size_t(k)][g] = 1;
+  lts_ = std::make_unique<LocalTimeStepping>(*stiffness_, nodal_mass_, std::move(levels),
+                                             time_step_, options_.local_damping);
+  // Cost: every cell is evaluated once per step of each level its dofs have.
+  double evaluations = 0;
+  for (std::size_t g = 0; g < masks.size(); ++g)
+    for (int k = 0; k <= top; ++k)
+      if (masks[g] & (1u << unsigned(k)))
+        evaluations += double(cells_of_group[g]) * std::ldexp(1.0, top - k);
+  info_.local_cell_evaluations = evaluations / (std::ldexp(1.0, top) * double(info_.cells));
+  const double coarse = lts_->coarse_step();
+  const double lambda = estimate_lambda_max(
+      options_.power_iterations, [&](VectorType& y, const VectorType& x) { lts_->apply(y, x); });
+  info_.local_stability = coarse * coarse * options_.time_step_margin * lambda / 4;
+  info_.local_damping = options_.local_damping;
+  // Info as for the multirate scheme (levels, their cells and nodes), and the steps.
+  info_.substeps = 1LL << top;
+  info_.time_step = coarse;
+  info_.fine_time_step = time_step_;
+  info_.contact_time_step = coarse;
+  {
+    std::vector<unsigned long long> nodes(std::size_t(top) + 1, 0);
+    for (const Node& n : nodes_)
+      ++nodes[std::size_t(level(n.dof[0] + *dof_handler_.locally_owned_dofs().begin()))];
+    Utilities::MPI::sum(ArrayView<const unsigned long long>(nodes), communicator_,
+                        ArrayView<unsigned long long>(nodes));
+    info_.level_nodes = nodes;
+  }
+  return info_.local_stability <= 1;
+}
+
 template <int p>
 double SolverImpl<p>::estimate_lambda_max(int iterations, const std::vector<double>& weight) {
-  // Power iteration on M^-1 K from a position-hashed start vector; Rayleigh quotient
-  // x.Kx / x.Mx (a lower bound that converges from below).
+  return estimate_lambda_max(iterations, [&](VectorType& y, const VectorType& x) {
+    if (weight.empty())
+      apply_stiffness(y, x);
+    else
+      stiffness_->apply_groups(y, x, weight, nullptr);
+  });
+}
+
+template <int p>
+double SolverImpl<p>::estimate_lambda_max(
+    int iterations, const std::function<void(VectorType&, const VectorType&)>& apply) {
+  // Power iteration on M^-1 A from a position-hashed start vector; Rayleigh quotient
+  // x.Ax / x.Mx (a lower bound that converges from below).
   VectorType x, y;
   stiffness_->initialize_dof_vector(x);
   stiffness_->initialize_dof_vector(y);
@@ -612,10 +804,7 @@ double SolverImpl<p>::estimate_lambda_max(int iterations, const std::vector<doub
     for (unsigned int d = 0; d < 3; ++d) x.local_element(n.dof[d]) = hash_value(n.X, scale, d);
   double lambda = 0;
   for (int k = 0; k < iterations; ++k) {
-    if (weight.empty())
-      apply_stiffness(y, x);
-    else
-      stiffness_->apply_groups(y, x, weight, nullptr);
+    apply(y, x);
     double xkx = 0, xmx = 0;
     for (const Node& n : nodes_)
       for (unsigned int d = 0; d < 3; ++d) {
@@ -660,13 +849,16 @@ void SolverImpl<p>::set_state(const Eigen::Vector3d& displacement, const Eigen::
   touched_.clear();
   previous_velocity_ = velocity_;
   state_ = State();
+  if (lts_) lts_->hold({});
   update_force();
   compute_averages();
 }
 
 template <int p>
 void SolverImpl<p>::update_force() {
-  if (local_)  // every level is due at a synchronisation time: force_ = sum_l 2^l K_l u
+  if (lts_)  // force_ = K_G u on every node (fem/local_time_stepping.h)
+    lts_->apply(force_, displacement_);
+  else if (local_)  // every level is due at a synchronisation time: force_ = sum_l 2^l K_l u
     stiffness_->apply_groups(force_, displacement_, level_weights(top_level_), &strain_energy_);
   else
     apply_stiffness(force_, displacement_);
@@ -681,7 +873,9 @@ void SolverImpl<p>::step() {
   // (v_{n-1/2} + v_{n+1/2}) / 2, contact force J_n / dt), with the kinetic energy in the form 1/2
   // v_{n-1/2} M v_{n+1/2} that leapfrog conserves exactly for a linear system (so that the energy
   // balance measures the contact, not the integrator).
-  const double dt = time_step_;
+  // Local time stepping ("lts-leapfrog"): the same leapfrog with the coarse step and force_ = K_G
+  // u_n.
+  const double dt = lts_ ? lts_->coarse_step() : time_step_;
   for (const Node& n : nodes_)
     for (unsigned int d = 0; d < 3; ++d) {
       const unsigned int i = n.dof[d];
@@ -695,11 +889,16 @@ void SolverImpl<p>::step() {
   Eigen::Vector3d impulse = Eigen::Vector3d::Zero();
   double friction_work = 0, normal_work = 0, contact_area = 0;
   int contact_nodes = 0;
+  std::vector<unsigned int> held;  // local time stepping: what the next step holds
   if (options_.contact) {
     for (const unsigned int a : boundary_) {
       const Node& n = nodes_[a];
       const NodeContact contact = node_contact(n, dt);
       if (!contact.active) continue;
+      if (lts_ && hold_ != Hold::none) {  // on the plane: held in the next step's substeps
+        held.push_back(n.dof[1]);
+        if (contact.stick && hold_ == Hold::stick) held.insert(held.end(), {n.dof[0], n.dof[2]});
+      }
       for (unsigned int d = 0; d < 3; ++d)
         contact_force_.local_element(n.dof[d]) = contact.impulse[d] / dt;
       friction_work += contact.friction_work;
@@ -724,6 +923,7 @@ void SolverImpl<p>::step() {
   for (const Node& n : nodes_)
     for (unsigned int d = 0; d < 3; ++d)
       displacement_.local_element(n.dof[d]) += dt * velocity_.local_element(n.dof[d]);
+  if (lts_) lts_->hold(std::move(held));
   update_force();
 }
 
@@ -956,7 +1156,9 @@ double SolverImpl<p>::time_internal_force(int applications, int up_to_level) {
   MPI_Barrier(communicator_);
   Timer timer;
   for (int k = 0; k < applications; ++k) {
-    if (local_)
+    if (lts_)
+      lts_->apply(f, displacement_);
+    else if (local_)
       stiffness_->apply_groups(f, displacement_, weights, nullptr);
     else
       apply_stiffness(f, displacement_);
