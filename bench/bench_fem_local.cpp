@@ -1,18 +1,25 @@
 // Local against global time stepping on one whole FEM run (docs/FEM.md, "Local time
 // stepping"; docs/PERFORMANCE.md):
-//   build/bin/bench_fem_local [CASE] [--max-levels L,L,...] [--end-time T] [--cfl C]
-//                             [--global-cfl C] [--refinement N]
+//   build/bin/bench_fem_local [CASE] [--scheme multirate|lts-leapfrog] [--hold H,H,...]
+//                             [--max-levels L,L,...] [--end-time T] [--cfl C] [--global-cfl C]
+//                             [--refinement N]
 //   mpirun -np 2 build/bin/bench_fem_local cases/sphere-lai-psi2.json
-// Runs CASE once with "global" and once per L with "local" time stepping capped at L levels
-// (no cell steps more than 2^L fine steps at once; default: no cap), one after the other in
-// the same process and on the same ranks, and prints per run: the levels' cells, the wall
-// time of the time loop and its ratio to the global run's, and the rebound quantities with
-// their differences from the global run (Psi2, e, J_n relative, contact duration and peak
-// force relative, the energy balance error), then the internal force's cost per evaluation for
-// every set of levels l <= k against the global evaluation's. --end-time, --cfl and --refinement
-// override the case's fem.end_time, fem.cfl and fem.refinement (for both schemes); --global-cfl
-// gives the global run its own cfl, so that local stepping below its resonance (cfl < pi/4) is
-// compared with global stepping at the default cfl in one run.
+// Runs CASE once with "global" and once per L with local time stepping capped at L levels
+// (no cell steps more than 2^L fine steps at once; default: no cap) by one of the two schemes
+// built, measured and not adopted (docs/FEM.md): "multirate", the multirate leapfrog (the
+// default), or "lts-leapfrog", the leapfrog local time stepping of Diaz & Grote
+// (fem/local_time_stepping.h), the latter once per contact hold H (none, normal, stick: what the
+// contact holds inside the substeps; default normal). The runs go one after the other in the
+// same process and on the same ranks; it prints per run: the levels' cells, the wall time of the
+// time loop and its ratio to the global run's, and the rebound quantities with their
+// differences from the global run (Psi2, e, J_n relative, contact duration and peak force
+// relative, the energy balance error), and where the energy balance moved (steps at which the
+// contact set changed, and the others); then the internal force's cost per evaluation for
+// every set of levels l <= k against the global evaluation's (multirate), or of one coarse
+// step's K_G u against the global evaluations it replaces (lts-leapfrog). --end-time, --cfl and
+// --refinement override the case's fem.end_time, fem.cfl and fem.refinement (for both
+// schemes); --global-cfl gives the global run its own cfl, so that local stepping below its
+// resonance (cfl < pi/4) is compared with global stepping at the default cfl in one run.
 #include <deal.II/base/mpi.h>
 
 #include <algorithm>
@@ -31,13 +38,18 @@
 namespace {
 
 constexpr const char* kUsage =
-    "usage: bench_fem_local [CASE] [--max-levels L,L,...] [--end-time T] [--cfl C]\n"
-    "                       [--global-cfl C] [--refinement N]\n"
+    "usage: bench_fem_local [CASE] [--scheme multirate|lts-leapfrog] [--hold H,H,...]\n"
+    "                       [--max-levels L,L,...] [--end-time T] [--cfl C] [--global-cfl C]\n"
+    "                       [--refinement N]\n"
     "  (also under mpirun -np N). Runs CASE with global time stepping, then with local time\n"
     "  stepping capped at each L (default: uncapped), and prints wall time and results side\n"
-    "  by side. --end-time, --cfl and --refinement override the case's fem.end_time, fem.cfl\n"
-    "  and fem.refinement; --global-cfl sets the global run's cfl alone (default: the same\n"
-    "  as the local runs'). CASE defaults to cases/sphere-lai-psi2.json.\n";
+    "  by side. --scheme: the multirate leapfrog (multirate, the default; unstable above cfl\n"
+    "  pi/4) or the leapfrog local time stepping of Diaz & Grote (lts-leapfrog). --hold\n"
+    "  (lts-leapfrog only): what the contact holds inside the substeps, none, normal (default)\n"
+    "  or stick, one run per value and L. --end-time, --cfl and --refinement override the\n"
+    "  case's fem.end_time, fem.cfl and fem.refinement; --global-cfl sets the global run's cfl\n"
+    "  alone (default: the same as the local runs'). CASE defaults to\n"
+    "  cases/sphere-lai-psi2.json.\n";
 
 [[noreturn]] void usage_error(const std::string& message) {
   std::fprintf(stderr, "bench_fem_local: %s\n%s", message.c_str(), kUsage);
@@ -71,6 +83,8 @@ int main(int argc, char** argv) try {
   dealii::Utilities::MPI::MPI_InitFinalize mpi(argc, argv, 1);
   std::string file = std::string(REBOUND_SOURCE_DIR) + "/cases/sphere-lai-psi2.json";
   std::vector<int> max_levels{30};
+  std::string scheme = "multirate";
+  std::vector<std::string> holds{"normal"};
   std::optional<double> end_time, cfl, global_cfl;
   std::optional<int> refinement;
   for (int i = 1; i < argc; ++i) {
@@ -79,6 +93,20 @@ int main(int argc, char** argv) try {
     if (a == "--help" || a == "-h") {
       std::printf("%s", kUsage);
       return 0;
+    } else if (a == "--scheme" && value) {
+      scheme = argv[++i];
+      if (scheme != "lts-leapfrog" && scheme != "multirate")
+        usage_error("--scheme " + scheme + ": expected multirate or lts-leapfrog");
+    } else if (a == "--hold" && value) {
+      holds.clear();
+      std::stringstream in(argv[++i]);
+      std::string item;
+      while (std::getline(in, item, ','))
+        if (item == "none" || item == "normal" || item == "stick")
+          holds.push_back(item);
+        else
+          usage_error("--hold " + item + ": expected none, normal or stick, comma-separated");
+      if (holds.empty()) usage_error("--hold: no value given");
     } else if (a == "--max-levels" && value) {
       max_levels = parse_levels(argv[++i]);
     } else if (a == "--end-time" && value) {
@@ -118,14 +146,16 @@ int main(int argc, char** argv) try {
   const unsigned int ranks = dealii::Utilities::MPI::n_mpi_processes(comm);
 
   std::vector<Row> rows;
-  auto run = [&](const std::string& stepping, int max_level) {
+  auto run = [&](const std::string& stepping, int max_level, const std::string& hold) {
     fem::RunOptions options;
     options.frames = 0;
     options.end_time = end_time;
     options.solver.time_stepping = stepping;
     options.solver.max_time_step_level = max_level;
+    options.solver.local_contact_hold = hold;
     Row row;
-    row.label = stepping == "global" ? "global" : "local L<=" + std::to_string(max_level);
+    row.label = stepping == "global" ? "global" : stepping + " L<=" + std::to_string(max_level);
+    if (stepping == "lts-leapfrog") row.label += " " + hold;
     row.result = fem::run(stepping == "global" ? global_case : c, options, comm);
     if (root) {
       std::fprintf(stderr, "bench_fem_local: %s done, %s, %.2f s\n", row.label.c_str(),
@@ -133,8 +163,12 @@ int main(int argc, char** argv) try {
     }
     rows.push_back(std::move(row));
   };
-  run("global", 0);
-  for (const int level : max_levels) run("local", level);
+  run("global", 0, "normal");
+  for (const int level : max_levels)
+    if (scheme == "lts-leapfrog")
+      for (const std::string& hold : holds) run(scheme, level, hold);
+    else
+      run(scheme, level, "normal");
 
   if (root) {
     const auto& g = rows.front().result.summary;
@@ -145,10 +179,14 @@ int main(int argc, char** argv) try {
         ranks == 1 ? "" : "s");
     for (const Row& row : rows) {
       const fem::Info& info = row.result.info;
-      if (info.time_stepping != "local") continue;
+      if (info.time_stepping == "global") continue;
       std::printf("  %s: cells per level", row.label.c_str());
       for (const auto n : info.level_cells) std::printf(" %llu", n);
-      if (info.level_cells.size() == 2) {
+      if (info.time_stepping == "lts-leapfrog")
+        std::printf(" (cell evaluations %.3f of global: bound %.3f; H^2 lambda_G / 4 = %.3f)",
+                    info.local_cell_evaluations, 1 / info.local_cell_evaluations,
+                    info.local_stability);
+      if (info.time_stepping == "multirate" && info.level_cells.size() == 2) {
         // Diaz & Grote's LTS leapfrog with 2 substeps evaluates per coarse step the coarse
         // cells once and the fine cells with their neighbours twice; global: every cell twice.
         const double fine = double(info.level_cells[0]), coarse = double(info.level_cells[1]);
@@ -166,7 +204,7 @@ int main(int argc, char** argv) try {
       }
       std::printf("\n");
     }
-    std::printf("%-12s %8s %10s %9s %8s %10s %10s %11s %10s %10s %10s %10s %10s\n", "scheme",
+    std::printf("%-24s %8s %10s %9s %8s %10s %10s %11s %10s %10s %10s %10s %10s\n", "scheme",
                 "substeps", "fine steps", "loop [s]", "speed-up", "psi2", "d psi2", "e", "d e",
                 "d J_n rel", "d t_c rel", "d F_max rel", "energy err");
     const double g_loop = g["loop_wall_time"].get<double>();
@@ -188,7 +226,7 @@ int main(int argc, char** argv) try {
                                   std::max(row.result.info.time_step, global.info.time_step));
       if (same_span) std::snprintf(speed, sizeof speed, "%7.2fx", g_loop / loop);
       std::printf(
-          "%-12s %8lld %10lld %9.2f %8s %10.6f %+10.2e %11.8f %+10.2e %+10.2e %+10.2e %+10.2e "
+          "%-24s %8lld %10lld %9.2f %8s %10.6f %+10.2e %11.8f %+10.2e %+10.2e %+10.2e %+10.2e "
           "%10.2e\n",
           row.label.c_str(), row.result.info.substeps, (long long)q(s, "fine_steps"), loop, speed,
           q(s, "psi2"), q(s, "psi2") - q(g, "psi2"), q(s, "e_newton"),
@@ -197,6 +235,27 @@ int main(int argc, char** argv) try {
           q(s, "peak_normal_force") / q(g, "peak_normal_force") - 1, q(s, "energy_balance_error"));
       if (row.result.status != "completed")
         std::printf("    %s: %s\n", row.result.status.c_str(), row.result.message.c_str());
+      // Where the energy balance moves: B = kinetic + internal + friction + normal contact
+      // loss, summed over the steps at which the number of contact nodes changed (the contact
+      // set, which local stepping holds in the next step's substeps, switched) and over the
+      // others, relative to E0.
+      const auto& h = row.result.history;
+      double switched = 0, steady = 0;
+      long long n_switched = 0, n_steady = 0;
+      for (std::size_t k = 1; k < h.size(); ++k) {
+        const double change = (h[k].total_energy + h[k].normal_contact_loss) -
+                              (h[k - 1].total_energy + h[k - 1].normal_contact_loss);
+        if (h[k].contact_nodes != h[k - 1].contact_nodes)
+          switched += change, ++n_switched;
+        else
+          steady += change, ++n_steady;
+      }
+      if (!h.empty())
+        std::printf(
+            "    energy balance change / E0: %+.2e over %lld steps where the contact set "
+            "changed, %+.2e over the %lld others\n",
+            switched / h.front().total_energy, n_switched, steady / h.front().total_energy,
+            n_steady);
     }
   }
 
@@ -223,17 +282,29 @@ int main(int argc, char** argv) try {
   }
   for (const int max_level : max_levels) {
     fem::SolverOptions options;
-    options.time_stepping = "local";
+    options.time_stepping = scheme;
     options.max_time_step_level = max_level;
     const auto solver = fem::Solver::create(c, options, comm);
     const fem::Info& info = solver->info();
+    if (scheme == "lts-leapfrog") {
+      // One coarse step's K_G u against the 2^L global evaluations of the same span.
+      const double seconds = cost(*solver, -1);
+      const double replaced = double(info.substeps) * global_cost;
+      if (root)
+        std::printf(
+            "  lts-leapfrog L<=%d: K_G u per coarse step (%lld fine steps): %.4f ms, %.3f of %lld "
+            "global evaluations (cell evaluations %.3f)\n",
+            max_level, info.substeps, 1e3 * seconds, seconds / replaced, info.substeps,
+            info.local_cell_evaluations);
+      continue;
+    }
     double cells = 0;
     for (std::size_t level = 0; level < info.level_cells.size(); ++level) {
       cells += double(info.level_cells[level]);
       const double seconds = cost(*solver, int(level));
       if (root)
         std::printf(
-            "  local L<=%d, levels <= %zu: %.0f cells (%.3f of all): %.4f ms, %.3f of "
+            "  multirate L<=%d, levels <= %zu: %.0f cells (%.3f of all): %.4f ms, %.3f of "
             "global\n",
             max_level, level, cells, cells / double(info.cells), 1e3 * seconds,
             seconds / global_cost);
