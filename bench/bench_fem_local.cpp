@@ -182,17 +182,23 @@ int main(int argc, char** argv) try {
       if (info.time_stepping == "global") continue;
       std::printf("  %s: cells per level", row.label.c_str());
       for (const auto n : info.level_cells) std::printf(" %llu", n);
-      if (info.time_stepping == "lts-leapfrog")
-        std::printf(" (cell evaluations %.3f of global: bound %.3f; H^2 lambda_G / 4 = %.3f)",
+      if (info.time_stepping == "lts-leapfrog") {
+        std::printf(" (cell evaluations %.3f of global: bound %.3f; H^2 1.02 lambda_G / 4 = %.3f",
                     info.local_cell_evaluations, 1 / info.local_cell_evaluations,
                     info.local_stability);
+        for (std::size_t t = 0; t + 1 < info.local_stability_tried.size(); ++t)
+          std::printf("; with %zu levels %.3f",
+                      info.level_cells.size() + info.local_stability_tried.size() - 1 - t,
+                      info.local_stability_tried[t]);
+        std::printf(")");
+      }
       if (info.time_stepping == "multirate" && info.level_cells.size() == 2) {
         // Diaz & Grote's LTS leapfrog with 2 substeps evaluates per coarse step the coarse
         // cells once and the fine cells with their neighbours twice; global: every cell twice.
         const double fine = double(info.level_cells[0]), coarse = double(info.level_cells[1]);
         const double neighbours = double(info.level0_neighbour_cells);
-        std::printf(" (level-1 cells touching level 0: %.0f; LTS leapfrog bound %.3f)", neighbours,
-                    2 * (fine + coarse) / (coarse + 2 * (fine + neighbours)));
+        std::printf(" (level-1 cells touching level 0: %.0f; LTS leapfrog bound estimate %.3f)",
+                    neighbours, 2 * (fine + coarse) / (coarse + 2 * (fine + neighbours)));
       }
       if (ranks > 1) {
         std::printf(";  by rank");
@@ -236,24 +242,26 @@ int main(int argc, char** argv) try {
       if (row.result.status != "completed")
         std::printf("    %s: %s\n", row.result.status.c_str(), row.result.message.c_str());
       // Where the energy balance moves: B = kinetic + internal + friction + normal contact
-      // loss, summed over the steps at which the number of contact nodes changed (the contact
-      // set, which local stepping holds in the next step's substeps, switched) and over the
-      // others, relative to E0.
+      // loss, its change from row n-1 to row n summed over the rows n whose internal force
+      // holds another set than row n-1's did, and over the others, relative to E0. Row n's
+      // force K_G u_n holds the contact nodes of row n-1 (lts-leapfrog), so that set changed
+      // when the number of contact nodes of row n-1 differs from that of row n-2 (the number
+      // stands for the set here).
       const auto& h = row.result.history;
       double switched = 0, steady = 0;
       long long n_switched = 0, n_steady = 0;
       for (std::size_t k = 1; k < h.size(); ++k) {
         const double change = (h[k].total_energy + h[k].normal_contact_loss) -
                               (h[k - 1].total_energy + h[k - 1].normal_contact_loss);
-        if (h[k].contact_nodes != h[k - 1].contact_nodes)
+        if (k >= 2 && h[k - 1].contact_nodes != h[k - 2].contact_nodes)
           switched += change, ++n_switched;
         else
           steady += change, ++n_steady;
       }
       if (!h.empty())
         std::printf(
-            "    energy balance change / E0: %+.2e over %lld steps where the contact set "
-            "changed, %+.2e over the %lld others\n",
+            "    energy balance change / E0: %+.2e over %lld steps after the number of contact "
+            "nodes changed, %+.2e over the %lld others\n",
             switched / h.front().total_energy, n_switched, steady / h.front().total_energy,
             n_steady);
     }

@@ -16,6 +16,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "fem/cell_dofs.h"
 #include "fem/elastic_operator.h"
 
 namespace rebound::fem::kernel {
@@ -192,17 +193,9 @@ class MatrixFreeElasticOperator final : public ElasticOperator {
     for (unsigned int g = 0; g < batches_of_group_.size(); ++g) {
       marks = 0;
       for (const unsigned int batch : batches_of_group_[g])
-        for (unsigned int l = 0; l < matrix_free_.n_active_entries_per_cell_batch(batch); ++l) {
-          const auto cell = matrix_free_.get_cell_iterator(batch, l);
-          indices.resize(cell->get_fe().n_dofs_per_cell());
-          cell->get_dof_indices(indices);
-          for (const auto i : indices) {
-            if (const auto* entries = constraints.get_constraint_entries(i))
-              for (const auto& entry : *entries) marks(entry.first) = 1;
-            else if (!constraints.is_constrained(i))
-              marks(i) = 1;
-          }
-        }
+        for (unsigned int l = 0; l < matrix_free_.n_active_entries_per_cell_batch(batch); ++l)
+          for_each_held_dof(matrix_free_.get_cell_iterator(batch, l), constraints, indices,
+                            [&](dealii::types::global_dof_index i) { marks(i) = 1; });
       marks.compress(dealii::VectorOperation::add);
       for (unsigned int i = 0; i < marks.locally_owned_size(); ++i)
         if (marks.local_element(i) != 0) support_of_group_[g].push_back(i);

@@ -49,8 +49,8 @@ struct SolverOptions {
   std::string time_stepping;
   int max_time_step_level = 30;
   // "lts-leapfrog" only (fem/local_time_stepping.h): the damping nu of level 1 (0.1: the 1-D
-  // reference, scripts/multirate_stability.py --scheme lts, is stable at cfl 0.9 and 0.95 on every
-  // graded and random bar it tries; 0.02 is not at 0.9 on two of 66), and what the contact holds
+  // reference, scripts/lts_leapfrog_reference.py, is stable at cfl 0.9 and 0.95 on all its 66
+  // bars; with 0.02, 1 and 5 of them are unstable), and what the contact holds
   // inside the substeps: "none", "normal" (the normal dof of every node on the plane) or
   // "stick" (and the tangential dofs of the nodes that stuck).
   double local_damping = 0.1;
@@ -76,13 +76,17 @@ struct Info {
   std::vector<unsigned long long> level_cells, level_nodes;
   std::vector<double> level_lambda_max;
   std::vector<std::vector<unsigned long long>> level_cells_by_rank;  // [rank][level]
-  // cells of levels >= 1 sharing a vertex (so dofs) with a level-0 cell: the overlap a leapfrog
-  // LTS of Diaz & Grote must evaluate at every fine step besides the level-0 cells
+  // cells of levels >= 1 sharing a vertex (so dofs) with a level-0 cell: an estimate of the
+  // overlap a two-level leapfrog LTS evaluates at every fine step besides the level-0 cells (the
+  // scheme built counts its evaluations exactly: local_cell_evaluations)
   unsigned long long level0_neighbour_cells = 0;
   // "lts-leapfrog" (fem/local_time_stepping.h): cell evaluations per coarse step over the global
   // leapfrog's at the fine step (the internal force's work, global / local = its inverse);
   // H^2 1.02 lambda_max(M^-1 K_G) / 4 (stable: <= 1); the damping nu of level 1.
   double local_cell_evaluations = 1, local_stability = 0, local_damping = 0;
+  // local_stability of every number of levels tried, the first with the most (a value > 1 made
+  // the solver try one level fewer; the last is local_stability)
+  std::vector<double> local_stability_tried;
   double total_mass_lumped = 0;            // sum of the diagonal mass (one component), kg
   double total_mass_quadrature = 0;        // the same mass integrated cell by cell, kg
   double min_nodal_mass = 0;               // over unconstrained nodes, kg

@@ -3,9 +3,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdlib>
-#include <iterator>
 #include <stdexcept>
+#include <utility>
 
 namespace rebound::fem {
 

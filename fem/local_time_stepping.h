@@ -27,8 +27,8 @@
 //
 // K_G is symmetric and consistent (K_G -> K as delta -> 0, exactly K with one level; rigid
 // motions are in its kernel), so the scheme conserves 1/2 v_{n-1/2} M v_{n+1/2} + 1/2 u_n.K_G u_n
-// exactly for a linear body, and is stable while H^2 lambda_max(M^-1 K_G) < 4
-// (scripts/multirate_stability.py --scheme lts is the 1-D reference). The interface between
+// exactly for a linear body, and is stable while the eigenvalues of H^2 M^-1 K_G lie in [0, 4]
+// (scripts/lts_leapfrog_reference.py is the 1-D reference). The interface between
 // levels: inside a step of level k the dofs of coarser levels stay at their values of the
 // synchronisation time (Pi_k masks them out; their force c' is frozen there).
 //
@@ -42,6 +42,7 @@
 
 #include <deal.II/lac/la_parallel_vector.h>
 
+#include <utility>
 #include <vector>
 
 #include "fem/elastic_operator.h"
@@ -61,8 +62,8 @@ class LocalTimeStepping {
     std::vector<std::vector<double>> group_weights;  // [k]: weight per operator group
   };
 
-  // nodal_mass: the lumped mass per dof; fine_step: delta, the step of level 0; nu: the damping
-  // of level 1 (level k: nu 2^(1-k)). The operator, the mass and the levels must outlive this.
+  // nodal_mass: the lumped mass per dof (copied); fine_step: delta, the step of level 0; nu: the
+  // damping of level 1 (level k: nu 2^(1-k)). The operator must outlive this.
   LocalTimeStepping(const ElasticOperator& stiffness, const VectorType& nodal_mass, Levels levels,
                     double fine_step, double nu);
 
@@ -73,12 +74,7 @@ class LocalTimeStepping {
   // next apply() calls (see the header's comment); empty: none.
   void hold(std::vector<unsigned int> dofs);
 
-  int top_level() const { return top_; }                           // L
   double coarse_step() const { return step_[std::size_t(top_)]; }  // H = 2^L delta
-  // Cell evaluations per coarse step over those of the global leapfrog at the fine step, from
-  // the groups' cells (computed by the caller, who knows the cells): see docs/FEM.md.
-  const std::vector<unsigned int>& support(int k) const { return support_[std::size_t(k)]; }
-  const std::vector<unsigned int>& written(int k) const { return written_[std::size_t(k)]; }
 
  private:
   // r = R_k(c, z) on support(k); c may be null (zero). All arrays have the owned size.

@@ -403,6 +403,7 @@ observables::Summary summary(const cases::Case& c, const cases::Derived& d, cons
     if (r.info.time_stepping == "lts-leapfrog") {
       j["local_time_stepping"]["cell_evaluations"] = r.info.local_cell_evaluations;
       j["local_time_stepping"]["stability"] = r.info.local_stability;
+      j["local_time_stepping"]["stability_tried"] = r.info.local_stability_tried;
       j["local_time_stepping"]["damping"] = r.info.local_damping;
     }
   }

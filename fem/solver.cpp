@@ -17,12 +17,16 @@
 #include <deal.II/numerics/data_out.h>
 #include <deal.II/numerics/data_postprocessor.h>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
+#include <functional>
 #include <limits>
 #include <sstream>
 #include <stdexcept>
+#include <utility>
 
+#include "fem/cell_dofs.h"
 #include "fem/contact.h"
 #include "fem/elastic_operator.h"
 #include "fem/fem.h"
@@ -152,7 +156,7 @@ class SolverImpl final : public Solver {
   // The multirate leapfrog (time stepping "multirate"; measured, not adopted).
   void step_local();
   std::vector<double> level_weights(int due) const;  // 2^l for the groups of level l <= due
-  void reinit_vectors();  // the dof vectors in the layout of the current stiffness_
+  void reinit_vectors();  // mass and area in the layout of the current stiffness_
 
   cases::Case case_;
   SolverOptions options_;
@@ -243,7 +247,9 @@ SolverImpl<p>::SolverImpl(const cases::Case& c, const SolverOptions& options, MP
     // scheme's own stability check fails, one level fewer (one level: the global leapfrog).
     for (;;) {
       setup_local_time_stepping();
-      if (setup_leapfrog_levels() || top_level_ == 0) break;
+      const bool stable = setup_leapfrog_levels();
+      info_.local_stability_tried.push_back(info_.local_stability);
+      if (stable || top_level_ == 0) break;
       const int cap = top_level_ - 1;
       lts_.reset();
       lts_group_.clear();
@@ -306,18 +312,17 @@ void SolverImpl<p>::setup_operator() {
     stiffness_->initialize_dof_vector(*v);
 }
 
-// The vectors that hold values (mass, area, state) in the layout of a rebuilt operator (the same
-// dofs, owned and ghost, so the owned values carry over).
+// The mass and boundary area in the layout of a rebuilt operator (the same dofs, owned and
+// ghost, so the owned values carry over; setup_operator() has made the state vectors anew).
 template <int p>
 void SolverImpl<p>::reinit_vectors() {
-  for (VectorType* v : {&nodal_mass_, &nodal_area_, &displacement_, &velocity_, &previous_velocity_,
-                        &force_, &contact_force_}) {
+  for (VectorType* v : {&nodal_mass_, &nodal_area_}) {
     VectorType fresh;
     stiffness_->initialize_dof_vector(fresh);
     if (fresh.locally_owned_size() != v->locally_owned_size())
       throw std::logic_error("reinit_vectors: the operator's dof layout changed");
     for (unsigned int i = 0; i < fresh.locally_owned_size(); ++i)
-      fresh.local_element(i) = v->locally_owned_size() ? v->local_element(i) : 0.0;
+      fresh.local_element(i) = v->local_element(i);
     v->swap(fresh);
   }
 }
@@ -672,17 +677,7 @@ bool SolverImpl<p>::setup_leapfrog_levels() {
   const auto cell_level = [&](const auto& cell) {
     return level_of_group_[cell_group_[cell->active_cell_index()]];
   };
-  // The dofs a cell holds: its unconstrained dofs and the masters of its constrained ones.
-  std::vector<types::global_dof_index> indices(fe_.n_dofs_per_cell());
-  const auto for_each_held_dof = [&](const auto& cell, const auto& action) {
-    cell->get_dof_indices(indices);
-    for (const auto i : indices) {
-      if (const auto* entries = constraints_.get_constraint_entries(i))
-        for (const auto& entry : *entries) action(entry.first);
-      else if (!constraints_.is_constrained(i))
-        action(i);
-    }
-  };
+  std::vector<types::global_dof_index> indices;
   // Dof levels: the minimum over the locally owned cells of every rank, reduced to the owners,
   // then copied to the ghosts.
   VectorType level;
@@ -694,7 +689,8 @@ bool SolverImpl<p>::setup_leapfrog_levels() {
   for (const auto& cell : dof_handler_.active_cell_iterators())
     if (cell->is_locally_owned()) {
       const double l = cell_level(cell);
-      for_each_held_dof(cell, [&](types::global_dof_index i) { level(i) = std::min(level(i), l); });
+      for_each_held_dof(cell, constraints_, indices,
+                        [&](types::global_dof_index i) { level(i) = std::min(level(i), l); });
     }
   level.compress(VectorOperation::min);
   level.update_ghost_values();
@@ -704,7 +700,7 @@ bool SolverImpl<p>::setup_leapfrog_levels() {
   for (const auto& cell : dof_handler_.active_cell_iterators())
     if (cell->is_locally_owned()) {
       unsigned int m = 0;
-      for_each_held_dof(cell, [&](types::global_dof_index i) {
+      for_each_held_dof(cell, constraints_, indices, [&](types::global_dof_index i) {
         const double l = level(i);
         if (!(l >= 0 && l <= top))
           throw std::logic_error("local time stepping: a dof without level");
@@ -743,9 +739,12 @@ bool SolverImpl<p>::setup_leapfrog_levels() {
   LocalTimeStepping::Levels levels;
   levels.dofs.assign(std::size_t(top) + 1, {});
   levels.group_weights.assign(std::size_t(top) + 1, std::vector<double>(masks.size(), 0.0));
+  std::vector<unsigned long long> nodes(std::size_t(top) + 1, 0);
   for (const Node& n : nodes_) {
-    const double l = level(n.dof[0] + *dof_handler_.locally_owned_dofs().begin());
+    const double l = level.local_element(n.dof[0]);
+    if (!(l >= 0 && l <= top)) throw std::logic_error("local time stepping: a node without level");
     for (unsigned int d = 0; d < 3; ++d) levels.dofs[std::size_t(l)].push_back(n.dof[d]);
+    ++nodes[std::size_t(l)];
   }
   for (auto& list : levels.dofs) std::sort(list.begin(), list.end());
   for (int k = 0; k <= top; ++k)
@@ -770,14 +769,9 @@ bool SolverImpl<p>::setup_leapfrog_levels() {
   info_.time_step = coarse;
   info_.fine_time_step = time_step_;
   info_.contact_time_step = coarse;
-  {
-    std::vector<unsigned long long> nodes(std::size_t(top) + 1, 0);
-    for (const Node& n : nodes_)
-      ++nodes[std::size_t(level(n.dof[0] + *dof_handler_.locally_owned_dofs().begin()))];
-    Utilities::MPI::sum(ArrayView<const unsigned long long>(nodes), communicator_,
-                        ArrayView<unsigned long long>(nodes));
-    info_.level_nodes = nodes;
-  }
+  Utilities::MPI::sum(ArrayView<const unsigned long long>(nodes), communicator_,
+                      ArrayView<unsigned long long>(nodes));
+  info_.level_nodes = nodes;
   return info_.local_stability <= 1;
 }
 

@@ -29,6 +29,7 @@ multirate_energy3d=""
 lts_leapfrog=""
 lts_leapfrog_hertz=""
 lts_leapfrog_quick=""
+lts_leapfrog_quick2=""
 lts_leapfrog_bar=""
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 if [ -x build/bin/bench_fem ]; then
@@ -71,6 +72,7 @@ if [ -x build/bin/bench_fem ]; then
   lts_leapfrog=$(mpirun -np 2 build/bin/bench_fem_local cases/sphere-lai-psi2.json --scheme lts-leapfrog --max-levels 1,2 --hold none,normal,stick 2>/dev/null || true)
   lts_leapfrog_hertz=$(mpirun -np 2 build/bin/bench_fem_local cases/hertz-steel-sphere.json --scheme lts-leapfrog --max-levels 1,2 --hold none,normal 2>/dev/null || true)
   lts_leapfrog_quick=$(build/bin/bench_fem_local cases/sphere-lai-psi2-quick.json --scheme lts-leapfrog --max-levels 1,2 --hold none,normal,stick 2>/dev/null || true)
+  lts_leapfrog_quick2=$(mpirun -np 2 build/bin/bench_fem_local cases/sphere-lai-psi2-quick.json --scheme lts-leapfrog --max-levels 1,2 --hold none,normal,stick 2>/dev/null || true)
   lts_leapfrog_bar=$(/usr/bin/python3 scripts/lts_leapfrog_reference.py 2>&1 || true)
 fi
 # rebound beside CalculiX on the Hertz impact (bench/calculix_hertz.py): p = 1 by default, the
@@ -294,6 +296,13 @@ fi
     echo
     echo '```'
     echo "$lts_leapfrog_quick"
+    echo '```'
+    echo
+    echo "The same on 2 ranks (MPI against the run above):"
+    echo "\`mpirun -np 2 build/bin/bench_fem_local cases/sphere-lai-psi2-quick.json --scheme lts-leapfrog --max-levels 1,2 --hold none,normal,stick\`"
+    echo
+    echo '```'
+    echo "$lts_leapfrog_quick2"
     echo '```'
     echo
     echo "The independent reference on 1-D bars (the same recursion, dense): stability on 66 bars by"
