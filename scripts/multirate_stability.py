@@ -22,7 +22,12 @@ over the first tenth of the steps and over their second half (equal for a bounde
 growing for a drift). With one level this is the global leapfrog, for which the measure is
 exactly conserved.
 
-Usage: multirate_stability.py [--fine N] [--coarse N] [--levels L] [--cfl a,b,...] [--energy N]
+With --buffer B the first B elements of every coarser level step one level finer (a buffer of
+coarse elements evaluated at the finer rate between the levels): the interface nodes then sit
+between elements too large for the finest modes, which reach them only evanescently.
+
+Usage: multirate_stability.py [--fine N] [--coarse N] [--levels L] [--buffer B] [--cfl a,b,...]
+                              [--energy N]
 """
 import argparse
 import math
@@ -34,13 +39,14 @@ except ImportError:
     sys.exit("multirate_stability.py: needs numpy (apt-get install python3-numpy)")
 
 
-def bar(n_fine, n_coarse, h=1.0, levels=2):
+def bar(n_fine, n_coarse, h=1.0, levels=2, buffer=0):
     """Lumped mass, element stiffness list and element level of the graded bar: n_fine elements
-    of length h (level 0), then n_coarse of each coarser level l = 1 .. levels - 1 (length 2^l h)."""
+    of length h (level 0), then n_coarse of each coarser level l = 1 .. levels - 1 (length 2^l h),
+    the first `buffer` of them stepping at level l - 1."""
     lengths, element_levels = [h] * n_fine, [0] * n_fine
     for level in range(1, levels):
         lengths += [h * 2 ** level] * n_coarse
-        element_levels += [level] * n_coarse
+        element_levels += [level - 1] * buffer + [level] * (n_coarse - buffer)
     n = len(lengths) + 1
     mass = np.zeros(n)
     elements = []
@@ -125,6 +131,8 @@ def main():
     parser.add_argument("--coarse", type=int, default=40,
                         help="elements of each coarser level (default 40)")
     parser.add_argument("--levels", type=int, default=2, help="levels (default 2)")
+    parser.add_argument("--buffer", type=int, default=0,
+                        help="elements of each coarser level stepping one level finer (default 0)")
     parser.add_argument("--cfl", default="0.5,0.6,0.7,0.75,0.78,0.79,0.8,0.82,0.85,0.9",
                         help="comma-separated cfl values")
     parser.add_argument("--energy", type=int, default=0, metavar="N",
@@ -140,10 +148,14 @@ def main():
         sys.exit("multirate_stability.py: --levels: expected 1 to 4")
     if args.energy < 0 or (args.energy and args.energy < 20):
         sys.exit("multirate_stability.py: --energy: expected at least 20 coarse steps")
-    mass, elements, levels = bar(args.fine, args.coarse, levels=args.levels)
+    if not 0 <= args.buffer < args.coarse:
+        sys.exit("multirate_stability.py: --buffer: expected 0 to --coarse - 1 elements")
+    mass, elements, levels = bar(args.fine, args.coarse, levels=args.levels, buffer=args.buffer)
     k = sum(elements)
     lam = max(np.linalg.eigvals(np.diag(1 / mass) @ k).real)
     sizes = ", ".join(f"{args.coarse} of {2 ** l}h" for l in range(1, args.levels))
+    if args.buffer:
+        sizes += f" (the first {args.buffer} of each stepping one level finer)"
     print(f"graded bar, {args.levels} levels: {args.fine} elements of h, {sizes}; "
           f"lambda_max(M^-1 K) = {lam:.6g}; the resonance of the two finest levels is predicted "
           f"at cfl = pi/4 = {math.pi / 4:.4f}")
