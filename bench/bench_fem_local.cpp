@@ -192,6 +192,20 @@ int main(int argc, char** argv) try {
                       info.local_stability_tried[t]);
         std::printf(")");
       }
+      if (info.time_stepping == "multirate") {
+        // The multirate step subcycles the per-node work (kick, contact check, drift) by the
+        // nodes' levels as it does the internal force by the cells': both bounds, count / sum
+        // n_k 2^-k.
+        const auto bound = [](const std::vector<unsigned long long>& counts) {
+          double all = 0, per_fine_step = 0;
+          for (std::size_t k = 0; k < counts.size(); ++k)
+            all += double(counts[k]), per_fine_step += std::ldexp(double(counts[k]), -int(k));
+          return all / per_fine_step;
+        };
+        std::printf(" (cell bound %.3f); nodes per level", bound(info.level_cells));
+        for (const auto n : info.level_nodes) std::printf(" %llu", n);
+        std::printf(" (node bound %.3f)", bound(info.level_nodes));
+      }
       if (info.time_stepping == "multirate" && info.level_cells.size() == 2) {
         // Diaz & Grote's LTS leapfrog with 2 substeps evaluates per coarse step the coarse
         // cells once and the fine cells with their neighbours twice; global: every cell twice.
