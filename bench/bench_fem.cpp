@@ -8,7 +8,9 @@
 // rigid-body initial state, so the contact is active during the measured steps. The column
 // "K u share" is the time of the same number of internal-force evaluations alone (every cell,
 // Solver::time_internal_force, timed in the same repeats) over the step's: the rest of the step
-// is the per-node work (kick, contact, drift, the rigid-body sums and their reduction).
+// is the per-node work (kick, contact, drift, the rigid-body sums and their reduction); "sums
+// share" is the part of that rest spent forming the state (Solver::time_state_averages: the
+// rigid-body sums, the lowest boundary node and their reduction, as many times as steps).
 #include <deal.II/base/mpi.h>
 #include <deal.II/base/timer.h>
 
@@ -77,9 +79,9 @@ int main(int argc, char** argv) try {
   if (root)
     std::printf(
         "%s, --level %d, %d rank%s, %d steps, median of %d alternating repeats\n"
-        "%3s %6s %10s %10s %12s %10s %14s %14s %10s\n",
+        "%3s %6s %10s %10s %12s %10s %14s %14s %10s %11s\n",
         file.c_str(), level, ranks, ranks == 1 ? "" : "s", steps, repeats, "p", "lanes", "dofs",
-        "cells", "dt [s]", "wall [s]", "DoF-steps/s", "vs 1 lane", "K u share");
+        "cells", "dt [s]", "wall [s]", "DoF-steps/s", "vs 1 lane", "K u share", "sums share");
   for (const int degree : {1, 2}) {
     rebound::cases::Case c = rebound::cases::load_case(file);
     c.fem.degree = degree;
@@ -97,30 +99,32 @@ int main(int argc, char** argv) try {
                                 Eigen::Vector3d(0, 0, d.spin), d.body.centre_of_mass);
       for (int k = 0; k < 10; ++k) solvers.back()->step();  // warm-up
     }
-    std::vector<std::vector<double>> walls(lanes.size()), forces(lanes.size());
+    std::vector<std::vector<double>> walls(lanes.size()), forces(lanes.size()), sums(lanes.size());
     for (int r = 0; r < repeats; ++r)
       for (std::size_t v = 0; v < lanes.size(); ++v) {
         dealii::Timer timer(MPI_COMM_WORLD);
         for (int k = 0; k < steps; ++k) solvers[v]->step();
         walls[v].push_back(dealii::Utilities::MPI::max(timer.wall_time(), MPI_COMM_WORLD));
         forces[v].push_back(solvers[v]->time_internal_force(steps));
+        sums[v].push_back(solvers[v]->time_state_averages(steps));
       }
     auto median_of = [](std::vector<double> x) {
       std::sort(x.begin(), x.end());
       return x[x.size() / 2];
     };
-    std::vector<double> median(lanes.size()), force(lanes.size());
+    std::vector<double> median(lanes.size()), force(lanes.size()), sum(lanes.size());
     for (std::size_t v = 0; v < lanes.size(); ++v) {
       median[v] = median_of(walls[v]);
       force[v] = median_of(forces[v]);
+      sum[v] = median_of(sums[v]);
     }
     for (std::size_t v = 0; v < lanes.size(); ++v) {
       const auto& info = solvers[v]->info();
       if (root)
-        std::printf("%3d %6u %10llu %10llu %12.4g %10.3f %14.4g %13.2fx %10.2f\n", degree, lanes[v],
-                    info.dofs, info.cells, info.time_step, median[v],
+        std::printf("%3d %6u %10llu %10llu %12.4g %10.3f %14.4g %13.2fx %10.2f %11.3f\n", degree,
+                    lanes[v], info.dofs, info.cells, info.time_step, median[v],
                     double(info.dofs) * steps / median[v], median[0] / median[v],
-                    force[v] / median[v]);
+                    force[v] / median[v], sum[v] / median[v]);
     }
   }
   return 0;

@@ -159,6 +159,11 @@ class Solver {
   // "multirate" the levels l <= up_to_level (each with its weight 2^l, as a fine step where
   // they are due evaluates them; -1: every level). Leaves the state untouched. Collective.
   virtual double time_internal_force(int applications, int up_to_level = -1) = 0;
+  // For benchmarks: wall seconds (the slowest rank's) of `applications` formations of the state
+  // from u, v and the last contact (the rigid-body sums over the nodes, the lowest boundary node
+  // and their reduction over the ranks: what global stepping does at every step and the
+  // multirate step once per coarse step). Leaves the state untouched. Collective.
+  virtual double time_state_averages(int applications) = 0;
   // Writes directory/solution_NNNN.vtu (+ .pvtu) with displacement, velocity, stress, von Mises,
   // contact force and pressure, subdomain. Returns the .pvtu name (relative). Collective.
   virtual std::string write_frame(const std::string& directory, unsigned int frame) = 0;

@@ -145,7 +145,9 @@ fi
     echo "\"vs 1 lane\" is the speed-up over one lane (deal.II's own, scalar, instantiations); \"K u share\""
     echo "is the time of as many internal-force evaluations alone (\`Solver::time_internal_force\`, in the"
     echo "same repeats) over the step's: the rest is the per-node work (kick, contact, drift, the"
-    echo "rigid-body sums and their reduction)."
+    echo "rigid-body sums and their reduction); \"sums share\" is the part of it spent forming the"
+    echo "state (\`Solver::time_state_averages\`: the rigid-body sums, the lowest boundary node and their"
+    echo "reduction), which global stepping does at every step and the multirate step once per coarse step."
     echo "Commands: \`build/bin/bench_fem\` and \`mpirun -np 2 build/bin/bench_fem\`."
     echo
     echo '```'
