@@ -196,8 +196,10 @@ fi
     echo "cap), speed-up = global loop time / local loop time, d = local - global, energy err = the"
     echo "summary's energy balance error. A run the energy check stopped has no speed-up (-) and a"
     echo "second line with the check's message."
-    echo "For a run with 2 levels, the line above the table also gives the bound of Diaz and Grote's"
-    echo "LTS leapfrog from the cell counts. The default run, 2 ranks, default cfl (0.9):"
+    echo "The lines above the table give each run's cells and nodes per level with their bounds"
+    echo "(count / sum n_k 2^-k: the most subcycling can cut the internal force's and the per-node"
+    echo "work), and for a run with 2 levels the bound of Diaz and Grote's LTS leapfrog estimated from"
+    echo "the cell counts. The default run, 2 ranks, default cfl (0.9):"
     echo "\`mpirun -np 2 build/bin/bench_fem_local cases/sphere-lai-psi2.json --max-levels 1,2,30\`"
     echo
     echo '```'
