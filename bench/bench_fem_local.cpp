@@ -85,6 +85,7 @@ int main(int argc, char** argv) try {
   std::vector<int> max_levels{30};
   std::string scheme = "multirate";
   std::vector<std::string> holds{"normal"};
+  bool hold_given = false;
   std::optional<double> end_time, cfl, global_cfl;
   std::optional<int> refinement;
   for (int i = 1; i < argc; ++i) {
@@ -107,6 +108,7 @@ int main(int argc, char** argv) try {
         else
           usage_error("--hold " + item + ": expected none, normal or stick, comma-separated");
       if (holds.empty()) usage_error("--hold: no value given");
+      hold_given = true;
     } else if (a == "--max-levels" && value) {
       max_levels = parse_levels(argv[++i]);
     } else if (a == "--end-time" && value) {
@@ -136,6 +138,8 @@ int main(int argc, char** argv) try {
       usage_error("unknown option or missing value: " + a);
     }
   }
+  if (hold_given && scheme != "lts-leapfrog")
+    usage_error("--hold: only with --scheme lts-leapfrog (the multirate scheme holds nothing)");
   cases::Case c = cases::load_case(file);
   if (cfl) c.fem.cfl = *cfl;
   if (refinement) c.fem.refinement = *refinement;
@@ -198,8 +202,10 @@ int main(int argc, char** argv) try {
         // n_k 2^-k.
         const auto bound = [](const std::vector<unsigned long long>& counts) {
           double all = 0, per_fine_step = 0;
-          for (std::size_t k = 0; k < counts.size(); ++k)
-            all += double(counts[k]), per_fine_step += std::ldexp(double(counts[k]), -int(k));
+          for (std::size_t k = 0; k < counts.size(); ++k) {
+            all += double(counts[k]);
+            per_fine_step += std::ldexp(double(counts[k]), -int(k));
+          }
           return all / per_fine_step;
         };
         std::printf(" (cell bound %.3f); nodes per level", bound(info.level_cells));
