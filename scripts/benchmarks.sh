@@ -16,6 +16,7 @@ accuracy=$(build/bin/bench_lumped_accuracy)
 fem=""
 fem2=""
 fem_run=""
+fem_run_o3=""
 lts=""
 grading=""
 multirate=""
@@ -36,6 +37,7 @@ if [ -x build/bin/bench_fem ]; then
   fem=$(build/bin/bench_fem 2>&1 || true)
   fem2=$(mpirun -np 2 build/bin/bench_fem 2>&1 || true)
   fem_run=$(bash bench/fem_run_lanes.sh 2>&1 || true)
+  fem_run_o3=$(bash bench/fem_run_optimisation.sh 2>&1 || true)
   # The local time stepping bound of each shipped FEM case's default mesh (rebound mesh).
   mesh_dir=$(mktemp -d)
   lts=$(for c in sphere-lai-psi2 hertz-steel-sphere rod-lai-a; do
@@ -164,6 +166,18 @@ fi
     echo
     echo '```'
     echo "$fem_run"
+    echo '```'
+    echo
+    echo "### Optimisation level (\`bash bench/fem_run_optimisation.sh\`)"
+    echo
+    echo "Debian's deal.II exports its package's build flags (\`-g -O2\`) and \`-O2\` for release builds;"
+    echo "they come after CMake's \`-O3\` on the command line, so until cmake/DealIITarget.cmake restored"
+    echo "\`-O3\` after them every deal.II target of a Release build compiled at \`-O2\`. The same run"
+    echo "as above (widest lanes) built both ways (build-o2/: \`-DREBOUND_RESTORE_O3=OFF\`), taking"
+    echo "turns; ratio = -O2 wall time / -O3 wall time of each pair."
+    echo
+    echo '```'
+    echo "$fem_run_o3"
     echo '```'
     echo
     echo "### What local time stepping could gain (\`rebound mesh CASE\`)"

@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# Whole FEM runs compiled at two optimisation levels, taking turns on the same ranks: -O2 (what
+# a Release build gave before cmake/DealIITarget.cmake restored -O3 after the flags of Debian's
+# deal.II package) and -O3 (build/), with the wall-time ratio of each pair; prints one table.
+# The -O2 programs are built into build-o2/ (configured with -DREBOUND_RESTORE_O3=OFF; only the
+# FEM program, its SIMD modules and the CLI: about 10 minutes on 2 cores the first time).
+# Numbers come from each run's summary.json (wall_time: the run without process start;
+# loop_wall_time: the time loop alone); the last columns say whether the two runs of a pair
+# give the same psi2 and e_newton to the printed digits.
+#   bash bench/fem_run_optimisation.sh [CASE] [--ranks N] [--pairs K]
+# Default: cases/sphere-lai-psi2.json at its default resolution, 2 ranks, 3 pairs.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+case_file=cases/sphere-lai-psi2.json
+ranks=2
+pairs=3
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --ranks) ranks=$2; shift 2 ;;
+    --pairs) pairs=$2; shift 2 ;;
+    -*) echo "fem_run_optimisation.sh: unknown option $1 (expected --ranks N, --pairs K)" >&2; exit 2 ;;
+    *) case_file=$1; shift ;;
+  esac
+done
+[ -f "$case_file" ] || { echo "fem_run_optimisation.sh: $case_file: no such case file" >&2; exit 2; }
+[ -x build/bin/rebound ] || { echo "fem_run_optimisation.sh: build/bin/rebound missing (bash scripts/build.sh)" >&2; exit 2; }
+grep -q '^REBOUND_RESTORE_O3:BOOL=ON' build/CMakeCache.txt ||
+  { echo "fem_run_optimisation.sh: build/ is not configured with REBOUND_RESTORE_O3=ON" >&2; exit 2; }
+if [ ! -f build-o2/CMakeCache.txt ]; then
+  cmake -S . -B build-o2 -DCMAKE_BUILD_TYPE=Release -DREBOUND_RESTORE_O3=OFF > /dev/null
+fi
+modules=$(cd build/bin && ls rebound_fem_*.so 2>/dev/null | sed 's/\.so$//' | tr '\n' ' ')
+# shellcheck disable=SC2086
+cmake --build build-o2 -j"$(nproc)" --target rebound rebound-fem $modules > build-o2/build.log 2>&1 ||
+  { echo "fem_run_optimisation.sh: building build-o2 failed (build-o2/build.log)" >&2; tail -20 build-o2/build.log >&2; exit 1; }
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+run() {  # build tree, output folder
+  mpirun -np "$ranks" "$1/bin/rebound" fem "$case_file" -o "$2" --frames 0 -q > "$2.log" 2>&1 ||
+    { echo "fem_run_optimisation.sh: the run of $1 failed:" >&2; cat "$2.log" >&2; exit 1; }
+}
+field() { /usr/bin/python3 -c "import json,sys; s=json.load(open(sys.argv[1])); print(s[sys.argv[2]])" "$1/fem/summary.json" "$2"; }
+echo "$case_file, $ranks ranks, $(nproc) cores, $(date -u '+%Y-%m-%d %H:%M UTC'), load before: $(cut -d' ' -f1-3 /proc/loadavg)"
+printf '%5s %6s %6s %10s %8s %12s %12s %10s %10s %12s\n' pair level lanes dofs steps "wall [s]" "loop [s]" psi2 e_newton "O2/O3 wall"
+ratios=""
+for k in $(seq 1 "$pairs"); do
+  run build-o2 "$work/a$k"
+  run build "$work/b$k"
+  for v in a b; do
+    d="$work/$v$k"
+    level=-O2
+    [ "$v" = b ] && level=-O3
+    printf '%5s %6s %6s %10s %8s %12.2f %12.2f %10.6f %10.6f' "$k" "$level" "$(field "$d" simd_lanes)" \
+      "$(field "$d" dofs)" "$(field "$d" steps)" "$(field "$d" wall_time)" \
+      "$(field "$d" loop_wall_time)" "$(field "$d" psi2)" "$(field "$d" e_newton)"
+    if [ "$v" = b ]; then
+      r=$(/usr/bin/python3 -c "import sys; print('%.3f' % (float(sys.argv[1]) / float(sys.argv[2])))" \
+        "$(field "$work/a$k" wall_time)" "$(field "$d" wall_time)")
+      ratios="$ratios $r"
+      printf '%11sx\n' "$r"
+    else
+      echo
+    fi
+  done
+done
+/usr/bin/python3 -c "import statistics,sys; r=[float(x) for x in sys.argv[1:]]; print('O2/O3 wall time: median %.3f, min %.3f, max %.3f over %d pairs' % (statistics.median(r), min(r), max(r), len(r)))" $ratios
