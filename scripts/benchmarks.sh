@@ -174,7 +174,8 @@ fi
     echo "they come after CMake's \`-O3\` on the command line, so until cmake/DealIITarget.cmake restored"
     echo "\`-O3\` after them every deal.II target of a Release build compiled at \`-O2\`. The same run"
     echo "as above (widest lanes) built both ways (build-o2/: \`-DREBOUND_RESTORE_O3=OFF\`), taking"
-    echo "turns; ratio = -O2 wall time / -O3 wall time of each pair."
+    echo "turns; ratio = -O2 wall time / -O3 wall time of each pair; then the p = 2 step alone"
+    echo "(\`bench_fem\` of each build in turns) with the same ratio per SIMD width."
     echo
     echo '```'
     echo "$fem_run_o3"
