@@ -175,6 +175,7 @@ class SolverImpl final : public Solver {
   VectorType nodal_mass_, nodal_area_;  // lumped mass and boundary area per dof
   double quadrature_mass_ = 0;          // the mass integrated cell by cell (this rank)
   std::vector<Node> nodes_;             // locally owned, unconstrained nodes
+  std::vector<double> kick_mass_;       // per owned dof: its node's mass, +inf where constrained
   std::vector<unsigned int> boundary_;  // indices into nodes_ of boundary nodes
   std::vector<unsigned int> touched_;   // boundary nodes with a contact force in the last step
   int contact_node_ = -1;               // index into nodes_ of P on its owner, else -1
@@ -412,6 +413,11 @@ void SolverImpl<p>::extract_nodes() {
       }
     }
   }
+  if (owned.n_elements() != velocity_.locally_owned_size())
+    throw std::logic_error("extract_nodes: the state vectors do not hold the owned dofs");
+  kick_mass_.assign(owned.n_elements(), std::numeric_limits<double>::infinity());
+  for (const Node& n : nodes_)
+    for (unsigned int d = 0; d < 3; ++d) kick_mass_[n.dof[d]] = n.mass;
   const double radius = case_.body.radius;
   double nearest = std::numeric_limits<double>::infinity();
   for (unsigned int a = 0; a < nodes_.size(); ++a) {
@@ -871,12 +877,20 @@ void SolverImpl<p>::step() {
   // Local time stepping ("lts-leapfrog"): the same leapfrog with the coarse step and force_ = K_G
   // u_n.
   const double dt = lts_ ? lts_->coarse_step() : time_step_;
-  for (const Node& n : nodes_)
-    for (unsigned int d = 0; d < 3; ++d) {
-      const unsigned int i = n.dof[d];
-      previous_velocity_.local_element(i) = velocity_.local_element(i);
-      velocity_.local_element(i) += dt * (-force_.local_element(i) / n.mass);
+  // Kick and drift as loops over the owned dofs in storage order (the compiler vectorises
+  // them; a loop over nodes_ reaches the dofs through n.dof and does not vectorise). A
+  // constrained dof has kick_mass_ = +inf, so its velocity stays 0 and its displacement with it.
+  const unsigned int n_owned = velocity_.locally_owned_size();
+  {
+    double* const v = velocity_.begin();
+    double* const v_previous = previous_velocity_.begin();
+    const double* const f = force_.begin();
+    const double* const m = kick_mass_.data();
+    for (unsigned int i = 0; i < n_owned; ++i) {
+      v_previous[i] = v[i];
+      v[i] += dt * (-f[i] / m[i]);
     }
+  }
   // The kinematic Coulomb contact of fem/contact.h on every boundary node.
   for (const unsigned int a : touched_)
     for (unsigned int d = 0; d < 3; ++d) contact_force_.local_element(nodes_[a].dof[d]) = 0;
@@ -915,9 +929,11 @@ void SolverImpl<p>::step() {
   const double nan = std::numeric_limits<double>::quiet_NaN();
   state_.first_contact_time = state_.contact_nodes > 0 ? state_.time : nan;
   state_.last_contact_time = state_.first_contact_time;
-  for (const Node& n : nodes_)
-    for (unsigned int d = 0; d < 3; ++d)
-      displacement_.local_element(n.dof[d]) += dt * velocity_.local_element(n.dof[d]);
+  {
+    double* const u = displacement_.begin();
+    const double* const v = velocity_.begin();
+    for (unsigned int i = 0; i < n_owned; ++i) u[i] += dt * v[i];
+  }
   if (lts_) lts_->hold(std::move(held));
   update_force();
 }
