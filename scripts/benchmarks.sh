@@ -17,6 +17,8 @@ fem=""
 fem2=""
 fem_run=""
 fem_run_o3=""
+fem_run_top=""
+top_lanes=""
 lts=""
 grading=""
 multirate=""
@@ -37,6 +39,8 @@ if [ -x build/bin/bench_fem ]; then
   fem=$(build/bin/bench_fem 2>&1 || true)
   fem2=$(mpirun -np 2 build/bin/bench_fem 2>&1 || true)
   fem_run=$(bash bench/fem_run_lanes.sh 2>&1 || true)
+  top_lanes=$(build/bin/bench_fem --list-lanes | tail -2 | paste -sd, -)
+  fem_run_top=$(bash bench/fem_run_lanes.sh --lanes "$top_lanes" --pairs 3 2>&1 || true)
   fem_run_o3=$(bash bench/fem_run_optimisation.sh 2>&1 || true)
   # The local time stepping bound of each shipped FEM case's default mesh (rebound mesh).
   mesh_dir=$(mktemp -d)
@@ -166,6 +170,13 @@ fi
     echo
     echo '```'
     echo "$fem_run"
+    echo '```'
+    echo
+    echo "The two widest against each other (\`bash bench/fem_run_lanes.sh --lanes $top_lanes --pairs 3\`):"
+    echo "the default is the widest; ratio = the narrower's wall time / the widest's."
+    echo
+    echo '```'
+    echo "$fem_run_top"
     echo '```'
     echo
     echo "### Optimisation level (\`bash bench/fem_run_optimisation.sh\`)"
