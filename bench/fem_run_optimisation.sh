@@ -4,28 +4,16 @@
 # deal.II package) and -O3 (build/), with the wall-time ratio of each pair; prints one table.
 # The -O2 programs are built into build-o2/ (configured with -DREBOUND_RESTORE_O3=OFF; only the
 # FEM program, its SIMD modules and the CLI: about 10 minutes on 2 cores the first time).
-# Numbers come from each run's summary.json (wall_time: the run without process start;
-# loop_wall_time: the time loop alone); the last columns say whether the two runs of a pair
-# give the same psi2 and e_newton to the printed digits. Then the step alone: bench_fem of each
+# The table (bench/fem_paired_runs.sh) has each run's psi2 and e_newton, so that a pair shows
+# whether the two give the same to the printed digits. Then the step alone: bench_fem of each
 # build in turns (K pairs; its p = 2 rows, every SIMD width, median of 3 repeats each), the
 # O2/O3 ratio of the 200-step wall time per width and pair.
 #   bash bench/fem_run_optimisation.sh [CASE] [--ranks N] [--pairs K]
 # Default: cases/sphere-lai-psi2.json at its default resolution, 2 ranks, 3 pairs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-case_file=cases/sphere-lai-psi2.json
-ranks=2
-pairs=3
-while [ $# -gt 0 ]; do
-  case "$1" in
-    --ranks) ranks=$2; shift 2 ;;
-    --pairs) pairs=$2; shift 2 ;;
-    -*) echo "fem_run_optimisation.sh: unknown option $1 (expected --ranks N, --pairs K)" >&2; exit 2 ;;
-    *) case_file=$1; shift ;;
-  esac
-done
-[ -f "$case_file" ] || { echo "fem_run_optimisation.sh: $case_file: no such case file" >&2; exit 2; }
-[ -x build/bin/rebound ] || { echo "fem_run_optimisation.sh: build/bin/rebound missing (bash scripts/build.sh)" >&2; exit 2; }
+source bench/fem_paired_runs.sh
+paired_args fem_run_optimisation.sh 3 "" "$@"
 grep -q '^REBOUND_RESTORE_O3:BOOL=ON' build/CMakeCache.txt ||
   { echo "fem_run_optimisation.sh: build/ is not configured with REBOUND_RESTORE_O3=ON" >&2; exit 2; }
 if [ ! -f build-o2/CMakeCache.txt ]; then
@@ -35,38 +23,15 @@ modules=$(cd build/bin && ls rebound_fem_*.so 2>/dev/null | sed 's/\.so$//' | tr
 # shellcheck disable=SC2086
 cmake --build build-o2 -j"$(nproc)" --target rebound rebound-fem bench_fem $modules > build-o2/build.log 2>&1 ||
   { echo "fem_run_optimisation.sh: building build-o2 failed (build-o2/build.log)" >&2; tail -20 build-o2/build.log >&2; exit 1; }
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 run() {  # build tree, output folder
   mpirun -np "$ranks" "$1/bin/rebound" fem "$case_file" -o "$2" --frames 0 -q > "$2.log" 2>&1 ||
     { echo "fem_run_optimisation.sh: the run of $1 failed:" >&2; cat "$2.log" >&2; exit 1; }
 }
-field() { /usr/bin/python3 -c "import json,sys; s=json.load(open(sys.argv[1])); print(s[sys.argv[2]])" "$1/fem/summary.json" "$2"; }
-echo "$case_file, $ranks ranks, $(nproc) cores, $(date -u '+%Y-%m-%d %H:%M UTC'), load before: $(cut -d' ' -f1-3 /proc/loadavg)"
-printf '%5s %6s %6s %10s %8s %12s %12s %10s %10s %12s\n' pair level lanes dofs steps "wall [s]" "loop [s]" psi2 e_newton "O2/O3 wall"
-ratios=""
-for k in $(seq 1 "$pairs"); do
-  run build-o2 "$work/a$k"
-  run build "$work/b$k"
-  for v in a b; do
-    d="$work/$v$k"
-    level=-O2
-    [ "$v" = b ] && level=-O3
-    printf '%5s %6s %6s %10s %8s %12.2f %12.2f %10.6f %10.6f' "$k" "$level" "$(field "$d" simd_lanes)" \
-      "$(field "$d" dofs)" "$(field "$d" steps)" "$(field "$d" wall_time)" \
-      "$(field "$d" loop_wall_time)" "$(field "$d" psi2)" "$(field "$d" e_newton)"
-    if [ "$v" = b ]; then
-      r=$(/usr/bin/python3 -c "import sys; print('%.3f' % (float(sys.argv[1]) / float(sys.argv[2])))" \
-        "$(field "$work/a$k" wall_time)" "$(field "$d" wall_time)")
-      ratios="$ratios $r"
-      printf '%11sx\n' "$r"
-    else
-      echo
-    fi
-  done
-done
-/usr/bin/python3 -c "import statistics,sys; r=[float(x) for x in sys.argv[1:]]; print('O2/O3 wall time: median %.3f, min %.3f, max %.3f over %d pairs' % (statistics.median(r), min(r), max(r), len(r)))" $ratios
+run_o2() { run build-o2 "$1"; }
+run_o3() { run build "$1"; }
+paired_table run_o2 run_o3 "$work" level -O2 -O3 "O2/O3 wall" 3 O2/O3
 echo
 echo "step alone: $ranks ranks, p = 2, mpirun -np $ranks BUILD/bin/bench_fem $case_file, in turns; O2/O3 = 200-step wall time ratio"
 for k in $(seq 1 "$pairs"); do
