@@ -20,6 +20,8 @@
 #include <type_traits>
 #include <vector>
 
+#include "lumped/event_root.h"
+
 namespace rebound::lumped {
 
 struct IntegratorOptions {
@@ -296,29 +298,14 @@ class DormandPrince {
  private:
   template <class Events>
   static double locate(const Events& events, int i, const DenseStep& step, double g0, double g1) {
-    // Illinois-modified regula falsi on the dense output, bracketing [t0, t1].
-    double a = step.t0, b = step.t1, fa = g0, fb = g1;
-    if (fb == 0) return b;
-    int side = 0;
-    for (int iteration = 0; iteration < 100; ++iteration) {
-      const double c = (fa * b - fb * a) / (fa - fb);
-      const double fc = events.value(i, c, step.at(c));
-      if (fc == 0) return c;
-      if ((fc > 0) == (fb > 0)) {
-        b = c, fb = fc;
-        if (side == -1) fa *= 0.5;
-        side = -1;
-      } else {
-        a = c, fa = fc;
-        if (side == 1) fb *= 0.5;
-        side = 1;
-      }
-      if (std::abs(b - a) <=
-          4 * std::numeric_limits<double>::epsilon() * std::max(1.0, std::abs(b)))
-        break;
-    }
-    // Return the end of the bracket on the "after" side so the event has happened there.
-    return b;
+    // On the dense output, bracketing [t0, t1], to 4 ulp of the time (at least 4 eps).
+    return event_time_after(
+        step.t0, step.t1, g0, g1, [&](double t) { return events.value(i, t, step.at(t)); },
+        [](double a, double b) {
+          return std::abs(b - a) <=
+                 4 * std::numeric_limits<double>::epsilon() * std::max(1.0, std::abs(b));
+        },
+        100);
   }
 
   template <class Rhs>

@@ -7,6 +7,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "lumped/event_root.h"
+
 namespace rebound::lumped {
 
 // ---------------------------------------------------------------------------------------------
@@ -249,28 +251,13 @@ class MdrImpact {
   }
 
   // Length in (0, h] of the step from y at which g(step) crosses zero (g(y) < 0 <= g(full step)),
-  // by the Illinois-modified regula falsi; returns the step's end state.
+  // to 1e-14 h; returns the state at the end of that step (the "after" side).
   template <class G>
   State locate(const State& y, const State& k1, double h, double g0, double g1, G&& g) {
-    double a = 0, b = h, fa = g0, fb = g1;
-    State yb = step(y, k1, h);
-    int side = 0;
-    for (int iteration = 0; iteration < 60 && fb != 0; ++iteration) {
-      if (std::abs(b - a) <= 1e-14 * h) break;
-      const double c = (fa * b - fb * a) / (fa - fb);
-      const State yc = step(y, k1, c);
-      const double fc = g(yc);
-      if ((fc > 0) == (fb > 0) || fc == 0) {
-        b = c, fb = fc, yb = yc;
-        if (side == -1) fa *= 0.5;
-        side = -1;
-      } else {
-        a = c, fa = fc;
-        if (side == 1) fb *= 0.5;
-        side = 1;
-      }
-    }
-    return yb;  // the "after" side
+    const double length = event_time_after(
+        0.0, h, g0, g1, [&](double c) { return g(step(y, k1, c)); },
+        [h](double a, double b) { return std::abs(b - a) <= 1e-14 * h; }, 60);
+    return step(y, k1, length);
   }
 
   double potential(const State& y, double tangential_energy) const {
