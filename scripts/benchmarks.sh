@@ -109,7 +109,7 @@ fi
   echo
   echo "## Lumped models (\`build/bin/bench_lumped\`, Google Benchmark)"
   echo
-  echo "Targets (issue 3): one Lai solve at rtol 1e-8 ≤ 20 µs (median); a 10,000-point Ψ₁"
+  echo "Targets: one Lai solve at rtol 1e-8 ≤ 20 µs (median); a 10,000-point Ψ₁"
   echo "sweep ≤ 0.2 s wall with 2 threads. \`BM_LaiSolve/12\` is Ψ₁ = 1.2 (slip-stick-slip, the"
   echo "most events), \`/30\` is Ψ₁ = 3; no dense history is recorded (as in a sweep)."
   echo "\`BM_Sweep10000/T\` is the whole \`rebound sweep\` path (case → derived quantities → solve →"
@@ -120,7 +120,7 @@ fi
   echo "is one calibration (Brent's method on the 1-DOF normal impact, docs/THEORY.md §7), \`cached:1\`"
   echo "a look-up of one already solved."
   echo "The partial-slip models on the Table 6.1 sphere at Ψ₁ = 2 (ν = 0.3, μ = 0.1): \`BM_MdrSolve/N\`"
-  echo "is the MDR bed with N springs (target, issue 12: ≤ 1 ms per impact at the default 200 springs,"
+  echo "is the MDR bed with N springs (target: ≤ 1 ms per impact at the default 200 springs,"
   echo "where Ψ₂ is within ~1e-5 of converged, docs/LUMPED.md); \`BM_HalfspaceImpact/coupling:0|1\`"
   echo "is the quasi-static half-space model at its defaults (24 cells, 100 steps per Hertz"
   echo "duration), without and with the Dundurs coupling (target: seconds, not the FEM's minutes)."
@@ -137,7 +137,7 @@ fi
   echo "events reaches 1e-6 in Ψ₂ at rtol ≈ 1e-6…1e-8; the uncoupled-spring thesis's fixed-step Euler"
   echo "(\`uncoupled-euler\`) is first order (error ∝ h) and needs h of a few 1e-6, so its cost is"
   echo "extrapolated in the last row of each block. The ratio of the two costs is the \"≥ 100× cheaper\""
-  echo "criterion of issue 3."
+  echo "criterion for reaching 1e-6 in Ψ₂ (the Dormand–Prince solver against the fixed-step Euler)."
   if [ -n "$fem" ]; then
     echo
     echo "## FEM"
@@ -248,8 +248,8 @@ fi
     echo "$multirate_refined"
     echo '```'
     echo
-    echo "The frictionless Hertz impact (issue 16: duration and peak force within 0.2 % of the global"
-    echo "run, energy balance below 1e-4), cfl 0.7 for both schemes:"
+    echo "The frictionless Hertz impact (targets for local stepping: duration and peak force within 0.2 %"
+    echo "of the global run, energy balance below 1e-4), cfl 0.7 for both schemes:"
     echo "\`mpirun -np 2 build/bin/bench_fem_local cases/hertz-steel-sphere.json --max-levels 1,2 --cfl 0.7\`"
     echo
     echo '```'
@@ -368,7 +368,7 @@ fi
     echo
     echo "\`bench/python_sweep.py\` times a 10,000-point Ψ₁ sweep with Lai's model (the Table 6.1"
     echo "sphere, Ψ₁ = 0.1…8) through \`rebound.sweep\` and through \`rebound sweep CASE --psi1"
-    echo "0.1:8:10000\` in one run, interleaved, median of 7 (acceptance of the usability issue: the"
+    echo "0.1:8:10000\` in one run, interleaved, median of 7 (acceptance: the"
     echo "module takes at most 2× the command line's time). Both run \`lumped::run_sweep\` on every core"
     echo "(the command line's default \`--threads\` is the core count; the module's \`threads\` too)."
     echo "The command line's time includes its process start and writing sweep.csv, the module's the"

@@ -90,7 +90,8 @@ void fem_hertz(const Options& options, SectionResult& r) {
       "contact duration (first to last step with a contact force) and peak normal force "
       "against Hertz's analytic values. " +
       std::string(full ? "Full mode: p = 2 at the default resolution (fem.refinement 1, "
-                         "contact_resolution 3) against issue 5's 2 %; p = 1 on 2 global levels "
+                         "contact_resolution 3) against the 2 % target for the default "
+                         "resolution; p = 1 on 2 global levels "
                          "at contact_resolution 3 against 5 %, the bound of the p = 1 unit test "
                          "(the Q1 sphere's faceted geometry: at the default fem.refinement 1 its "
                          "contact duration comes out about 4 % short)."
@@ -161,9 +162,9 @@ void fem_spheres(const Options& options, SectionResult& r) {
       "The eight Table 6.1 spheres paired as `rebound pair` pairs them: the FEM (" +
       mesh.describe() +
       ") and Lai's model given the FE body's own mass, λ and θ (its lumped nodal masses). e and "
-      "the normal impulse are checked against Lai's model to 2 % (issue 5's target). Ψ₂ and the "
-      "tangential impulse are compare rows: below the gross-slip range the FEM's Ψ₂ lies "
-      "0.4–0.8 below Lai's. Section 7 measures the two pieces of physics Lai's one-spring "
+      "the normal impulse are checked against Lai's model to 2 % (the FEM's validation target). "
+      "Ψ₂ and the tangential impulse are compare rows: below the gross-slip range the FEM's "
+      "Ψ₂ lies 0.4–0.8 below Lai's. Section 7 measures the two pieces of physics Lai's one-spring "
       "model leaves out, partial slip and the normal–tangential coupling of an elastic body on a "
       "rigid plane, with quasi-static models of their own; together they account for most of the "
       "difference (docs/FEM.md). The FEM's own convergence in Ψ₂ is not yet shown with error "
@@ -560,7 +561,7 @@ void fem_rod(const Options& options, SectionResult& r) {
       std::string(full ? "by fem.refinement 0-3 at contact_resolution 2"
                        : "by fem.refinement 0, 1, 2 at contact_resolution 1") +
       " (the `rebound refine` machinery): the observed order and the Richardson value come from "
-      "the last three runs, and issue 7 asks for an order > 0.5 in the normal impulse and Ψ₂ "
+      "the last three runs, and an order > 0.5 is required in the normal impulse and Ψ₂ "
       "(checked). Every run is compared with Lai's model on the same FE body (its lumped nodal "
       "masses, as `rebound pair` does); the Richardson values also with the table's λ = 0.639 "
       "and the geometry's (Lai's eqs. 5.76-5.79: 0.621). **Cases a-d** run on " +
