@@ -164,6 +164,10 @@ py::dict solve_lumped(const py::object& what, bool history) {
   return out;
 }
 
+// The most worker threads of a sweep: what `rebound sweep --threads N` accepts (N in [1, 256],
+// app/command_sweep.cpp). rebound.sweep checks its `threads` against it (as MAX_THREADS).
+constexpr int kMaxThreads = 256;
+
 lumped::SweepVariable sweep_variable(const std::string& name) {
   for (const auto variable : {lumped::SweepVariable::psi1, lumped::SweepVariable::incidence_angle,
                               lumped::SweepVariable::friction})
@@ -174,14 +178,18 @@ lumped::SweepVariable sweep_variable(const std::string& name) {
 
 // One model's sweep: the columns of sweep.csv, named as its header (the swept value,
 // summary_scalar_keys() with their units, phases, error) as float64 arrays (NaN where sweep.csv
-// has an empty cell) and lists of str.
+// has an empty cell) and lists of str. threads: 1 to kMaxThreads, or 0 for every core.
 py::dict run_sweep(const py::object& what, const std::string& variable_name,
                    const py::array_t<double, py::array::c_style | py::array::forcecast>& given,
                    int threads) {
   const cases::Case base = load_case_object(what);
   const std::vector<double> values(given.data(), given.data() + given.size());
   const lumped::SweepVariable variable = sweep_variable(variable_name);
-  if (threads <= 0) threads = std::max(1, int(std::thread::hardware_concurrency()));
+  if (threads < 0 || threads > kMaxThreads)
+    throw py::value_error("threads is " + std::to_string(threads) +
+                          "; expected an integer in [1, " + std::to_string(kMaxThreads) +
+                          "] (0: every core)");
+  if (threads == 0) threads = std::max(1, int(std::thread::hardware_concurrency()));
   // Bad values are bad input (CaseError naming the key), as the command line checks its range's
   // ends before running: every non-finite value, and the smallest and largest (the valid values
   // of each variable are an interval).
@@ -240,6 +248,7 @@ py::array_t<double> sweep_values(double start, double stop, int count) {
 PYBIND11_MODULE(_rebound, m) {
   m.doc() = "rebound's compiled core; use the `rebound` package (docs/PYTHON.md).";
   m.attr("__version__") = REBOUND_VERSION;
+  m.attr("MAX_THREADS") = kMaxThreads;
 
   // rebound.CaseError(ValueError) with .file and .key. The type is created once and kept for the
   // life of the process (no static py::object whose destructor would run after finalisation).
@@ -357,7 +366,9 @@ PYBIND11_MODULE(_rebound, m) {
       "The case's own model as `rebound sweep --models` names it (lumped.model, or "
       "halfspace-beta0 for the half-space model without the Dundurs coupling).");
   m.def("sweep", &run_sweep, py::arg("case"), py::arg("variable"), py::arg("values"),
-        py::arg("threads") = 0, "One model's sweep: sweep.csv's columns (use rebound.sweep).");
+        py::arg("threads") = 0,
+        "One model's sweep: sweep.csv's columns (use rebound.sweep); threads 1 to MAX_THREADS, "
+        "or 0 for every core.");
   m.def(
       "units",
       [] {
@@ -371,7 +382,7 @@ PYBIND11_MODULE(_rebound, m) {
       [](const std::string& name) {
         if (!observables::has_unit(name))
           throw py::key_error("'" + name +
-                              "' is not an output quantity of rebound (see rebound.units())");
+                              "' is not an output quantity of rebound (rebound.UNITS lists them)");
         return observables::csv_column(name);
       },
       py::arg("name"),

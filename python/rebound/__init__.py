@@ -14,6 +14,7 @@ column: ``time_s``, ``normal_force_N``, ``spin_final_rad_per_s`` (``csv_column``
 """
 
 import math
+import operator
 
 import numpy as np
 
@@ -98,6 +99,45 @@ def sweep_values(spec):
     return _rebound.sweep_values(start, stop, count)
 
 
+def _thread_count(threads):
+    """sweep's ``threads`` as the compiled sweep takes it (0: every core), checked as ``rebound
+    sweep --threads N`` checks N: an integer in [1, MAX_THREADS] (app/command_sweep.cpp)."""
+    if threads is None:
+        return 0  # every core (std::thread::hardware_concurrency, as the command line)
+    expected = f"expected an integer in [1, {_rebound.MAX_THREADS}] (or None: every core)"
+    try:
+        if isinstance(threads, bool):  # an int to Python, but not a count
+            raise TypeError
+        count = operator.index(threads)  # int and numpy integers; no float, str, ...
+    except TypeError:
+        raise TypeError(f"threads is {threads!r}; {expected}") from None
+    if not 1 <= count <= _rebound.MAX_THREADS:
+        raise ValueError(f"threads is {count}; {expected}")
+    return count
+
+
+def _shortest(value):
+    """A float as Python writes it, without a trailing ".0": 95.0 -> "95", 90.25 -> "90.25"."""
+    text = repr(float(value))
+    return text[:-2] if text.endswith(".0") else text
+
+
+def _check_degrees(values, base):
+    """incidence_deg's values as the command line checks ``--incidence`` (degrees, in [0, 90)):
+    a CaseError named in degrees, under the argument's name, before they become radians."""
+    for value in values:
+        if not math.isfinite(value):
+            problem = "value is not finite"
+        elif not 0 <= value < 90:
+            problem = f"value {_shortest(value)} outside [0, 90) degrees"
+        else:
+            continue
+        key = "sweep incidence_deg"
+        error = CaseError(f"{base.source}: {key} {problem}")
+        error.file, error.key = base.source, key
+        raise error
+
+
 def _pandas_or_none():
     try:
         import pandas
@@ -116,8 +156,11 @@ def sweep(case, *, psi1=None, incidence=None, incidence_deg=None, friction=None,
     line. ``models``: lumped model names (default: the case's own), as ``rebound sweep --models``:
     any lumped.model and ``halfspace-beta0`` (the half-space model with dundurs_coupling false);
     each is set into the case's "lumped" section (the other models' options dropped) and
-    validated (CaseError names the key; ValueError for an unknown name). ``threads``: worker threads (default
-    all cores). Every point is solved exactly as by the serial solver.
+    validated (CaseError names the key; ValueError for an unknown name). ``threads``: worker
+    threads, an integer in [1, 256] as ``rebound sweep --threads`` takes (default None: every
+    core; ValueError outside the range, TypeError for a non-integer). Every point is solved
+    exactly as by the serial solver. Values outside the variable's range raise CaseError before
+    anything runs (``incidence_deg`` in degrees, key ``sweep incidence_deg``).
 
     Returns a pandas DataFrame (if pandas imports and ``as_frame`` is not False) or a dict of
     numpy arrays: ``model``, then sweep.csv's columns, named as its header: ``sweep_psi1``,
@@ -133,13 +176,16 @@ def sweep(case, *, psi1=None, incidence=None, incidence_deg=None, friction=None,
         raise TypeError("sweep needs exactly one of psi1=, incidence=, incidence_deg=, friction=")
     (keyword, spec), = given.items()
     variable, factor = SWEEP_VARIABLES[keyword]
+    threads = _thread_count(threads)
     if isinstance(spec, str):
         values = sweep_values(spec)
     else:
         values = np.atleast_1d(np.asarray(spec, dtype=float)).ravel()
+    base = load_case(case)
+    if keyword == "incidence_deg":
+        _check_degrees(values, base)
     if factor != 1.0:
         values = values * factor
-    base = load_case(case)
     own = models is None
     if own:
         models = [_rebound.sweep_model_name(base)]
@@ -147,12 +193,10 @@ def sweep(case, *, psi1=None, incidence=None, incidence_deg=None, friction=None,
         models = [models]
     if len(models) == 0:
         raise ValueError("models is empty; give at least one lumped model name")
-    if threads is None:
-        threads = 0  # all cores (std::thread::hardware_concurrency, as the command line)
     parts = []
     for model in models:
         model_case = base if own else _rebound.case_with_model(base, model)
-        columns = _rebound.sweep(model_case, variable, values, int(threads))
+        columns = _rebound.sweep(model_case, variable, values, threads)
         columns["phases"] = np.asarray(columns["phases"], dtype=str)
         columns["error"] = np.asarray(columns["error"], dtype=str)
         parts.append({"model": np.full(len(values), model), **columns})

@@ -1,5 +1,6 @@
 """Bad input raises rebound.CaseError (a ValueError) carrying the file and the key, from a file,
-a dict, JSON text, Case.with_changes and sweeps; good input round-trips through to_dict()."""
+a dict, JSON text, Case.with_changes and sweeps (incidence_deg= named in degrees); an unknown
+quantity a KeyError pointing to rebound.UNITS; good input round-trips through to_dict()."""
 
 import json
 import os
@@ -74,7 +75,9 @@ class CaseErrors(unittest.TestCase):
         self.assert_case_error(lambda: rebound.sweep(case, psi1=[1.0, np.nan]), "sweep psi1", path,
                                ["not finite"])
         self.assert_case_error(lambda: rebound.sweep(case, incidence_deg=[10, 95]),
-                               "sweep incidence_angle", path)
+                               "sweep incidence_deg", path, ["95", "[0, 90) degrees"])
+        self.assert_case_error(lambda: rebound.sweep(case, incidence=[0.1, 1.6]),
+                               "sweep incidence_angle", path, ["1.6", "pi/2"])
         frictionless = case.with_changes({"contact": {"friction": 0.0},
                                           "impact": {"psi1": None, "tangential_speed": 0.1}})
         self.assert_case_error(lambda: rebound.sweep(frictionless, psi1=[1.0]),
@@ -85,6 +88,39 @@ class CaseErrors(unittest.TestCase):
             rebound.sweep(case, psi1=[1.0], friction=[0.1])
         with self.assertRaises(ValueError):
             rebound.sweep(case, psi1="0:8")
+
+    def test_degree_sweeps_are_rejected_in_degrees(self):
+        """incidence_deg= values outside [0, 90) are named in degrees, under the argument's name
+        (key "sweep incidence_deg"), as `rebound sweep --incidence` names them; never in
+        radians."""
+        path = case_path("sphere-lai-psi2.json")
+        case = rebound.load_case(path)
+        for given, shown in (([95], "95"), ([10, 90], "90"), ([-5, 10], "-5"),
+                             (np.array([12.5, 90.25]), "90.25"), ("0:95:2", "95")):
+            with self.subTest(incidence_deg=given):
+                error = self.assert_case_error(lambda: rebound.sweep(case, incidence_deg=given),
+                                               "sweep incidence_deg", path)
+                self.assertIn(f"incidence_deg value {shown} outside [0, 90) degrees", str(error))
+                self.assertNotIn("pi/2", str(error))
+                self.assertNotIn("rad", str(error))
+        self.assert_case_error(lambda: rebound.sweep(case, incidence_deg=[10, np.nan]),
+                               "sweep incidence_deg", path, ["not finite"])
+        # Every model is checked the same way, before anything runs.
+        self.assert_case_error(
+            lambda: rebound.sweep(case, incidence_deg=[95], models=["lai", "mdr"]),
+            "sweep incidence_deg", path, ["95"])
+
+    def test_csv_column_key_error_points_to_units(self):
+        """An unknown quantity is a KeyError that points to rebound.UNITS, which exists and
+        lists the known ones."""
+        with self.assertRaises(KeyError) as raised:
+            rebound.csv_column("normal_forse")
+        message = str(raised.exception)
+        self.assertIn("normal_forse", message)
+        self.assertIn("rebound.UNITS", message)
+        self.assertNotIn("rebound.units()", message)
+        self.assertIn("normal_force", rebound.UNITS)
+        self.assertEqual(rebound.csv_column("normal_force"), "normal_force_N")
 
     def test_a_failed_solve_raises_solve_error(self):
         """Lai's model on the Table 5.2 rod with lambda forced to almost 1: the integrator gives

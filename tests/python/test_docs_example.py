@@ -36,6 +36,9 @@ class DocsExample(unittest.TestCase):
         self.assertEqual(run.returncode, 0, run.stdout + run.stderr)
         self.assertRegex(run.stdout, r"Psi2 = -0\.51\d\d, e = 0\.99\d\d")
         self.assertIn("rigid_body.pvd", run.stdout)
+        # The rows at Psi1 = 0, 2, 4, 6, 8 of both models: 6 included (sweep_psi1 holds the swept
+        # values exactly; the psi1 column holds 5.999999999999999 there).
+        self.assertIn("\n10 rows\n", run.stdout)
         self.assertIn("rejected: contact.frictoin", run.stdout)
         self.assertIn("not solved: True", run.stdout)
         self.assertIn("plots: ['forces.png', 'impulses.png', 'velocity_of_P.png']", run.stdout)

@@ -1,17 +1,19 @@
 """rebound.sweep against `rebound sweep`: every cell of sweep.csv is the module's value printed as
 the command line prints it (%.10g, empty for NaN), for Psi1, incidence and friction sweeps and two
-models; every module point equals rebound.lumped of the same case to 1e-12; and the result does
-not depend on the thread count (bit for bit)."""
+models; every module point equals rebound.lumped of the same case to 1e-12; the result does not
+depend on the thread count (bit for bit), and the thread counts the command line rejects are
+rejected."""
 
 import json
 import math
 import os
+import subprocess
 import unittest
 
 import numpy as np
 
 import rebound
-from common import case_path, read_csv_text, run_cli, temporary_folder
+from common import REBOUND_BINARY, case_path, read_csv_text, run_cli, temporary_folder
 
 
 def printed(value):
@@ -98,6 +100,36 @@ class SweepEqualsCommandLine(unittest.TestCase):
                 self.assertTrue(np.array_equal(serial[name], parallel[name], equal_nan=True), name)
             else:
                 self.assertTrue(np.array_equal(serial[name], parallel[name]), name)
+
+    def test_bad_thread_counts_are_rejected_as_on_the_command_line(self):
+        """threads= takes what `rebound sweep --threads N` takes, an integer in [1, 256] (or
+        None: every core): outside it a ValueError, a non-integer a TypeError, each naming the
+        argument and the range as the command line's exit-2 message does."""
+        case = rebound.load_case(case_path("sphere-lai-psi2.json"))
+        for threads in (-1, 0, 257, 1000):
+            with self.subTest(threads=threads):
+                cli = subprocess.run([REBOUND_BINARY, "sweep", case_path("sphere-lai-psi2.json"),
+                                      "--psi1", "0:8:3", "--threads", str(threads), "-o",
+                                      temporary_folder(self), "--quiet", "--no-plots"],
+                                     capture_output=True, text=True)
+                self.assertEqual(cli.returncode, 2, cli.stdout + cli.stderr)
+                self.assertIn("expected an integer in [1, 256]", cli.stderr)
+                with self.assertRaises(ValueError) as raised:
+                    rebound.sweep(case, psi1="0:8:3", threads=threads)
+                self.assertIn("threads", str(raised.exception))
+                self.assertIn("expected an integer in [1, 256]", str(raised.exception))
+        for threads in (2.5, 4.0, "4", True, [2]):
+            with self.subTest(threads=threads):
+                with self.assertRaises(TypeError) as raised:
+                    rebound.sweep(case, psi1="0:8:3", threads=threads)
+                self.assertIn("threads", str(raised.exception))
+                self.assertIn("expected an integer in [1, 256]", str(raised.exception))
+        # The ends of the range, numpy integers and None (every core) are taken.
+        expected = rebound.sweep(case, psi1="0:8:3", as_frame=False)["psi2"]
+        for threads in (1, 256, np.int64(2), None):
+            with self.subTest(threads=threads):
+                table = rebound.sweep(case, psi1="0:8:3", threads=threads, as_frame=False)
+                self.assertTrue(np.array_equal(table["psi2"], expected))
 
     def test_degrees_arrays_ranges_and_frames(self):
         case = rebound.load_case(case_path("rod-lai-a.json"))
