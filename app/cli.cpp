@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <csignal>
 #include <cerrno>
 #include <climits>
 #include <cmath>
@@ -184,5 +185,26 @@ void print_progress(const std::string& text) {
 void print_warning(const std::string& text) {
   std::fputs(text.c_str(), stderr);
 }
+
+namespace {
+std::atomic<bool> interrupt_requested{false};  // lock-free: safe to set in a signal handler
+static_assert(std::atomic<bool>::is_always_lock_free);
+extern "C" void on_interrupt_signal(int) { interrupt_requested = true; }
+}  // namespace
+
+InterruptFlag::InterruptFlag()
+    : previous_int_(std::signal(SIGINT, on_interrupt_signal)),
+      previous_term_(std::signal(SIGTERM, on_interrupt_signal)) {
+  interrupt_requested = false;
+}
+
+InterruptFlag::~InterruptFlag() {
+  std::signal(SIGINT, previous_int_);
+  std::signal(SIGTERM, previous_term_);
+}
+
+const std::atomic<bool>* InterruptFlag::flag() const { return &interrupt_requested; }
+
+bool InterruptFlag::requested() const { return interrupt_requested; }
 
 }  // namespace rebound::app

@@ -2,12 +2,15 @@
 #include <cmath>
 #include <cstdio>
 #include <iostream>
+#include <string>
+#include <vector>
 
 #include "app/cli.h"
 #include "app/commands.h"
 #include "app/verbose.h"
 #include "cases/case.h"
 #include "cases/derived.h"
+#include "cases/warnings.h"
 
 namespace rebound::app {
 namespace {
@@ -72,6 +75,8 @@ void print_table(const cases::Case& c, const cases::Derived& d) {
   else
     line("stick limit C", d.stick_limit, "");
   line("chi", d.chi, "");
+  if (std::isfinite(d.gross_slip_offset))
+    line("gross slip: Psi2 = Psi1 - G, G", d.gross_slip_offset, "");
   line("length scale eta", d.length_scale, "m");
   line("time scale eta/v", d.time_scale, "s");
   line("force scale m v^2/eta", d.force_scale, "N");
@@ -91,10 +96,15 @@ N, lambda, theta, Psi1, Lai's and Hertz scales). --json prints one JSON array.
 Every problem of a file is reported, one line each with the file and the key;
 beyond the keys, check runs every validation the other commands run (finite
 derived quantities, a capsule touching with its cap, a Hertz contact zone the
-FEM can mesh), so a case it accepts is not rejected later. A JSON Schema among
-the files (cases/case.schema.json) is skipped.
--q prints only the problems (an accepted case prints nothing; --json still
-prints); -v adds, on standard error, each case as read with every default
+FEM can mesh), so a case it accepts is not rejected later. The physical
+warnings the solvers print and write into summary.json (a Hertz contact too
+large for a << R, a speed beyond the elastic or quasi-static range, p0 beyond
+the yield stress, an option the model ignores) go to standard error, one line
+"rebound check: warning: FILE: ..." each, and into --json as "warnings"; they
+do not reject the case. A JSON Schema among the files (cases/case.schema.json)
+is skipped.
+-q prints only the problems and warnings (an accepted case without warnings
+prints nothing; --json still prints); -v adds, on standard error, each case as read with every default
 filled and its hash, and the time each took.
 Exit status 2 if any case is rejected (every case is still checked).
 )";
@@ -112,10 +122,17 @@ int command_check(const std::vector<std::string>& arguments) {
       verbose.resolved_case(c);
       const cases::Derived d = cases::derive(c);
       verbose.stage(path + ": read, validated and derived");
-      if (args.flag("--json"))
-        all.push_back(cases::to_json(c, d));
-      else if (!args.flag("--quiet"))
+      // The physical warnings every solver would print and write into its summary.json.
+      const std::vector<std::string> warnings = cases::physical_warnings(c, d);
+      if (args.flag("--json")) {
+        nlohmann::json entry = cases::to_json(c, d);
+        entry["warnings"] = warnings;
+        all.push_back(entry);
+      } else if (!args.flag("--quiet")) {
         print_table(c, d);
+      }
+      for (const std::string& warning : warnings)
+        std::fprintf(stderr, "rebound check: warning: %s: %s\n", path.c_str(), warning.c_str());
     } catch (const cases::CaseError& error) {
       verbose.stage(path + ": rejected");
       if (cases::is_json_schema_file(path)) {

@@ -32,7 +32,8 @@ the rigid plane: kinematic node-to-plane contact with Coulomb friction, started 
 the case's rigid-body motion; runs until the contact has ended and 0.2 Hertz
 durations have passed (at most 3), or to fem.end_time. --level K adds K global
 refinements to the mesh, --frames N sets the number of VTK frames (default
-fem.frames). Writes into DIR/fem/ (DIR defaults to results/<case>):
+fem.frames; 0 writes none, and no solution.pvd). Writes into DIR/fem/ (DIR
+defaults to results/<case>):
   summary.json    rebound quantities (keys shared with `rebound lumped`) + run data
   history.csv     rigid-body averaged forces, impulses, velocities, energies
   solution.pvd    displacement, velocity, stress, von Mises, contact force frames

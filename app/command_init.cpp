@@ -66,6 +66,9 @@ int command_init(const std::vector<std::string>& arguments) {
     return 0;
   }
   struct stat info {};
+  if (::stat(file->c_str(), &info) == 0 && S_ISDIR(info.st_mode))
+    throw UsageError(*file + " is a directory; expected the path of the case file to write, e.g. " +
+                     (std::filesystem::path(*file) / (name + ".json")).string());
   if (!args.flag("--force") && ::stat(file->c_str(), &info) == 0)
     throw UsageError(*file + " exists; not overwritten (--force overwrites it)");
   try {

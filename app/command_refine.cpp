@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 #include <iostream>
+#include <optional>
 #include <sstream>
 
 #include "app/cli.h"
@@ -15,6 +16,7 @@
 #include "app/verbose.h"
 #include "cases/case.h"
 #include "cases/derived.h"
+#include "studies/fem_run.h"
 #include "studies/refinement.h"
 
 namespace rebound::app {
@@ -216,6 +218,12 @@ int command_refine(const std::vector<std::string>& arguments) {
   const MpiSession mpi;
   const bool root = mpi.root();
   verbose.set_root(root);
+  // The study owns DIR while it runs (a second study into it is refused; an earlier
+  // refinement.json and plots are removed first; manifest.json at the end). refinement.csv and
+  // refine/ are kept across studies for --resume.
+  std::optional<observables::OutputFolder> folder = studies::take_output_folder(
+      options.directory, {"refinement.json", "plots/refinement_*.png", "*.tmp.*"},
+      "rebound refine of " + c.name + " (" + c.source + ")");
   const studies::RefinementStudy study = studies::run_refinement_study(c, options);
   if (verbose.on()) {
     for (const auto& run : study.runs) {
@@ -241,6 +249,7 @@ int command_refine(const std::vector<std::string>& arguments) {
     std::cerr << "rebound refine: interrupted; " << finished << " of " << study.runs.size()
               << " runs are in " << options.directory
               << "/refinement.csv (rerun with --resume to continue)\n";
+    folder->finish("interrupted");
     return 130;
   }
   if (!args.flag("--no-plots") &&
@@ -252,6 +261,7 @@ int command_refine(const std::vector<std::string>& arguments) {
   verbose.file(options.directory + "/refinement.json");
   verbose.files(options.directory + "/refine");
   if (!args.flag("--no-plots")) verbose.files(options.directory + "/plots");
+  folder->finish(study.failed > 0 ? "failed" : "completed");
   verbose.total();
   if (study.failed > 0) {
     std::cerr << "rebound refine: " << study.failed << " of " << study.runs.size()

@@ -20,6 +20,7 @@
 #include "lumped/sweep.h"
 #include "observables/files.h"
 #include "observables/history.h"
+#include "observables/output_folder.h"
 #include "observables/quantities.h"
 #include "studies/plots.h"
 #include "studies/run_table.h"
@@ -77,8 +78,8 @@ and the files written with their sizes). This redraws the Psi2-Psi1 figures of
 Lai (1999), ch. 5-6.
   --psi1        Maw's Psi1 (>= 0)
   --incidence   incidence angle in DEGREES, in [0, 90) (there is no radian
-                form of this option); sweep.csv's sweep_incidence_angle and
-                incidence_angle columns are in radians, like every angle in
+                form of this option); sweep.csv's sweep_incidence_angle_rad and
+                incidence_angle_rad columns are in radians, like every angle in
                 the outputs
   --friction    Coulomb mu (>= 0)
   --models LIST  comma-separated lumped models to sweep one after the other
@@ -95,8 +96,11 @@ Lai (1999), ch. 5-6.
 and draws (scripts/plots.py with the first of $REBOUND_PYTHON, /usr/bin/python3
 and python3 on PATH that has matplotlib; a warning without one):
   plots/psi2_vs_psi1.png     Psi2 vs Psi1: one lumped curve per model (and FEM
-                     points, reference points), the rigid-body gross-slip
-                     line Psi2 = Psi1 - 4 chi
+                     points, reference points), the gross-slip line Psi2 =
+                     Psi1 - G of an elastic normal contact (G as `rebound
+                     check` prints it; 4 chi at theta = 0), drawn when every
+                     model has one (not for a dissipative normal_law or a
+                     rigid-body law, whose line depends on the e_N achieved)
   plots/e_vs_<variable>.png  e_newton, e_poisson, e_stronge and the tangential
                      coefficient vs the swept variable (psi1, incidence_angle in
                      degrees, friction); with several models, e_newton and the
@@ -251,6 +255,22 @@ int command_sweep(const std::vector<std::string>& arguments) {
 #endif
 
   verbose.set_root(root);
+  // The sweep owns DIR while it writes (a second run into it is refused; its earlier sweep.csv and
+  // plots are removed first; manifest.json at the end). sweep_fem.csv and sweep_fem/ are the FEM
+  // study's, kept across runs for --resume.
+  const std::vector<std::string> patterns = {"sweep.csv",
+                                             "plots/psi2_vs_psi1.png",
+                                             "plots/e_vs_*.png",
+                                             "plots/tangential_cor_vs_incidence.png",
+                                             "plots/spin_vs_incidence.png",
+                                             "*.tmp.*"};
+  const std::string holder = "rebound sweep of " + base.name + " (" + base.source + ")";
+#if defined(REBOUND_HEAVY)
+  std::optional<observables::OutputFolder> folder =
+      studies::take_output_folder(directory, patterns, holder);
+#else
+  std::optional<observables::OutputFolder> folder(std::in_place, directory, patterns, holder);
+#endif
   verbose.say(format_number(range.count, "%.0f") + " values of " +
               lumped::to_string(range.variable) + " from " + format_number(range.start, "%.10g") +
               " to " + format_number(range.stop, "%.10g") + (degrees ? " rad" : "") + ", models " +
@@ -258,9 +278,27 @@ int command_sweep(const std::vector<std::string>& arguments) {
               std::to_string(threads) + " threads");
   verbose.stage("read the case and checked the range");
   std::vector<lumped::ModelSweep> sweeps;
-  for (const auto& [name, c] : models) {
-    sweeps.push_back({name, lumped::run_sweep(c, range, threads)});
-    verbose.stage("lumped sweep solved for model " + name);
+  {
+    // Ctrl-C or SIGTERM during the lumped points: no new point is started, nothing is written
+    // (sweep.csv holds only complete sweeps), exit 130.
+    const InterruptFlag interrupt;
+    for (const auto& [name, c] : models) {
+      sweeps.push_back({name, lumped::run_sweep(c, range, threads, interrupt.flag())});
+      verbose.stage("lumped sweep solved for model " + name);
+      if (interrupt.requested()) break;
+    }
+    if (interrupt.requested()) {
+      std::size_t solved = 0;
+      for (const auto& sweep : sweeps)
+        for (const auto& row : sweep.rows) solved += !row.scalars.empty() || !row.error.empty();
+      if (root)
+        std::cerr << "rebound sweep: interrupted after " << solved << " of "
+                  << std::size_t(range.count) * models.size()
+                  << " lumped points; nothing written (sweep.csv is written for a complete sweep "
+                     "only)\n";
+      if (folder) folder->finish("interrupted");
+      return 130;
+    }
   }
   const std::string path = (std::filesystem::path(directory) / "sweep.csv").string();
   if (root) observables::write_file_atomically(path, lumped::sweep_csv(range, sweeps));
@@ -350,6 +388,7 @@ int command_sweep(const std::vector<std::string>& arguments) {
         if (root)
           std::cerr << "rebound sweep: interrupted; " << points.finished << " of " << points.total
                     << " FEM runs are in " << points.path << " (rerun with --resume to continue)\n";
+        if (folder) folder->finish("interrupted");
         return 130;
       }
       if (points.failed > 0) {
@@ -364,10 +403,22 @@ int command_sweep(const std::vector<std::string>& arguments) {
 #endif
   if (root && !args.flag("--no-plots")) {
     std::vector<std::string> plot_arguments = {directory, "--mode", "sweep", "--title", base.name};
-    if (const double chi = cases::derive(base).chi; std::isfinite(chi))
-      plot_arguments.insert(plot_arguments.end(), {"--chi", studies::csv_number(chi)});
+    // The gross-slip line Psi2 = Psi1 - G holds for an elastic normal contact (e_N = 1); with a
+    // dissipative law or a rigid-body law among the models its slope and offset depend on the
+    // e_N each achieves, so no line is drawn.
+    bool elastic = true;
+    for (const auto& [name, c] : models)
+      elastic = elastic && c.lumped.normal_law == "hertz" &&
+                (c.lumped.model == "lai" || c.lumped.model == "uncoupled" ||
+                 c.lumped.model == "uncoupled-euler" || c.lumped.model == "mdr" ||
+                 c.lumped.model == "halfspace");
+    if (const double g = cases::derive(base).gross_slip_offset; elastic && std::isfinite(g))
+      plot_arguments.insert(plot_arguments.end(), {"--gross-slip", studies::csv_number(g)});
 #if defined(REBOUND_HEAVY)
     if (reference) plot_arguments.insert(plot_arguments.end(), {"--reference", *reference});
+    if (!fem) plot_arguments.push_back("--no-fem");  // a sweep_fem.csv there is another run's
+#else
+    plot_arguments.push_back("--no-fem");
 #endif
     const studies::PlotOutcome plots = studies::run_python_plots("plots.py", plot_arguments);
     if (plots.drawn && !quiet) {
@@ -389,6 +440,7 @@ int command_sweep(const std::vector<std::string>& arguments) {
 #endif
   if (!args.flag("--no-plots"))
     verbose.files((std::filesystem::path(directory) / "plots").string());
+  if (folder) folder->finish(status == 0 ? "completed" : "failed");
   verbose.total();
   return status;
 }

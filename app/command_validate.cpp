@@ -164,7 +164,7 @@ int command_validate(const std::vector<std::string>& arguments) {
                  "                  FILE (no report, no plots): how another executable's\n"
                  "                  sections (rebound-fem's FEM halves) are handed over\n"
                  "  --merge FILE    add the sections of a --json FILE to the report\n"
-                 "  -q, --quiet     print nothing but errors\n"
+                 "  -q, --quiet     print nothing but warnings and errors\n"
                  "  -v, --verbose   also on standard error: the options, each section's rows\n"
                  "                  and wall time, the files written with their sizes\n\n"
                  "Exit status: 0 every check passed; 1 a check failed (the report lists it), a\n"
@@ -320,7 +320,7 @@ int command_validate(const std::vector<std::string>& arguments) {
     std::error_code ignored;
     fs::remove(data_path, ignored);
     if (!plots.drawn) context.plot_problem = plots.problem;
-    if (!plots.note.empty() && !quiet)
+    if (!plots.note.empty() && root)  // also under -q: it prints warnings and errors
       print_warning("rebound validate: warning: " + plots.note + "\n");
     context.plot_seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - plot_start).count();

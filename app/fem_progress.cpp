@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 
 #include "app/cli.h"
 
@@ -83,7 +84,11 @@ void print_fem_summary(const nlohmann::json& s, const std::string& directory) {
               format_number(s["dof_steps_per_second"], "%.3g").c_str());
   std::printf("  status              %s, %s s wall\n", s["status"].get<std::string>().c_str(),
               format_number(s["wall_time"], "%.1f").c_str());
-  std::printf("  written to %s/ (summary.json, history.csv, solution.pvd)\n", directory.c_str());
+  // solution.pvd only when frames were written (--frames 0 writes none; a failed run may stop
+  // before the first).
+  const bool frames = std::filesystem::exists(std::filesystem::path(directory) / "solution.pvd");
+  std::printf("  written to %s/ (summary.json, history.csv%s)\n", directory.c_str(),
+              frames ? ", solution.pvd" : "; no frames");
 }
 
 }  // namespace rebound::app

@@ -86,7 +86,8 @@ struct ModelOption {
 inline constexpr ModelOption kModelOptions[] = {{"springs", "mdr"},
                                                 {"cells", "halfspace"},
                                                 {"time_steps", "halfspace"},
-                                                {"dundurs_coupling", "halfspace"}};
+                                                {"dundurs_coupling", "halfspace"},
+                                                {"impulse_ratio", "brach"}};
 
 // Options of the lumped models (owned by the lumped module; parsed and range-checked here).
 struct LumpedOptions {

@@ -280,6 +280,16 @@ Derived derive(const Case& c, const MassProperties& body) {
   d.stick_limit = stick_limit(d.kappa, mu);
   d.always_stick = mu > 0 && d.kappa * mu * mu >= 1.0;
   d.chi = (1 - nu) * (1 + d.lambda) / ((2 - nu) * (1 - d.lambda));
+  {
+    // Gross slip, gamma_t = -mu gamma_n, over m v: delta_n' = -cos a + (1 - l c - mu l s) gamma_n
+    // ends at e_N cos a, delta_t' = sin a + (l s - mu (1 + l c)) gamma_n (c = cos 2 theta,
+    // s = sin 2 theta); with e_N = 1, tan a2 = tan a - 2 (mu (1 + l c) - l s) / (1 - l c - mu l s).
+    const double l = d.lambda, c2 = std::cos(2 * d.theta), s2 = std::sin(2 * d.theta);
+    const double normal = 1 - l * c2 - mu * l * s2;
+    d.gross_slip_offset = mu > 0 && normal > 0
+                              ? psi_scale(nu, mu) * 2 * (mu * (1 + l * c2) - l * s2) / normal
+                              : std::numeric_limits<double>::quiet_NaN();
+  }
 
   const double m = d.effective_mass, v = d.approach_speed, E = d.contact_modulus,
                R = d.body.contact_radius;
@@ -393,6 +403,7 @@ nlohmann::json to_json(const Case& c, const Derived& d) {
   j["stick_limit"] = finite_or_null(d.stick_limit);
   j["always_stick"] = d.always_stick;
   j["chi"] = d.chi;
+  j["gross_slip_offset"] = finite_or_null(d.gross_slip_offset);
   j["eta"] = d.length_scale;
   j["time_scale"] = d.time_scale;
   j["impulse_scale"] = d.impulse_scale;

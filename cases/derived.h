@@ -138,10 +138,14 @@ struct Derived {
   double stick_limit = 0;      // C = (2/mu)(1 - sqrt(1 - kappa mu^2)) (5.30); +inf if mu = 0 ...
   bool always_stick = false;   // kappa mu^2 >= 1
   double chi = 0;              // (1-nu)(1+lambda)/((2-nu)(1-lambda)) (5.67)
-  double length_scale = 0;     // eta = (m^2 v^4/(E^2 R))^(1/5) (5.40), m
-  double time_scale = 0;       // eta / v, s
-  double impulse_scale = 0;    // m v, N s
-  double force_scale = 0;      // m v^2 / eta, N
+  // G of the gross-slip line Psi2 = Psi1 - G: sliding from touch to separation (gamma_t =
+  // -mu gamma_n) with Newton's e_N = 1 (an elastic normal contact), at any theta (docs/THEORY.md
+  // sec. 5); 4 chi at theta = 0. NaN when mu = 0 or the sliding normal mass is not positive.
+  double gross_slip_offset = 0;
+  double length_scale = 0;   // eta = (m^2 v^4/(E^2 R))^(1/5) (5.40), m
+  double time_scale = 0;     // eta / v, s
+  double impulse_scale = 0;  // m v, N s
+  double force_scale = 0;    // m v^2 / eta, N
   HertzScales hertz;
 };
 

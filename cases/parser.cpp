@@ -334,9 +334,10 @@ bool read_body(const ObjectReader& top, Problems& problems, Body& body, Spelling
           probe.require("thickness", body.thickness, body.thickness < body.radius,
                         "a wall thickness below the radius " + short_number(body.radius) + " m");
         if (body.shape == Shape::hoop)
-          probe.require("thickness", body.thickness, body.thickness < 2 * body.radius,
-                        "a wire diameter below the hoop's outer diameter " +
-                            short_number(2 * body.radius) + " m");
+          probe.require("thickness", body.thickness, body.thickness <= body.radius,
+                        "a wire diameter at most the hoop's outer radius " +
+                            short_number(body.radius) +
+                            " m (a thicker wire would cross the hoop's axis)");
       });
     if (body.shape == Shape::custom) {
       problems.step([&] {

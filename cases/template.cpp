@@ -165,7 +165,7 @@ Example example(Shape shape) {
     case Shape::hoop:
       aluminium();
       e.body.add("radius", "0.05", "m, > 0, outer radius of the ring (or \"diameter\", m)");
-      e.body.add("thickness", "0.005", "m, wire diameter, in (0, 2 radius)");
+      e.body.add("thickness", "0.005", "m, wire diameter, in (0, radius]");
       e.theta_comment = "theta is 0 for a hoop struck on its rim";
       break;
     case Shape::custom:

@@ -18,6 +18,7 @@
 #include "observables/files.h"
 #include "observables/provenance.h"
 #include "observables/quantities.h"
+#include "observables/units.h"
 
 namespace rebound::fem {
 namespace {
@@ -275,6 +276,8 @@ RunResult run(const cases::Case& c, const RunOptions& options, MPI_Comm communic
       loop_seconds > 0
           ? double(result.info.dofs) * result.final.step * result.info.substeps / loop_seconds
           : 0.0;
+  for (const char* key : {"loop_wall_time", "dof_steps_per_second"})
+    result.summary["units"][key] = observables::unit_of(key);
   return result;
 }
 

@@ -202,8 +202,10 @@ void finish(Outcome& o, const Configuration& c, const Kinematics& k, const std::
   else
     o.notes.push_back(law_name + " dissipates: " + energy);
   o.notes.push_back(
-      "rigid-body law: no time scale, so duration is NaN and Phase::start/end are normal "
-      "impulses gamma_n (not tau)");
+      "rigid-body law: no time scale, so the contact duration is NaN and the stick and slip "
+      "phases are delimited by the normal impulse, not by time (summary.json: "
+      "stick_slip_phases in N s); gamma_n in these notes is the normal impulse in units of m v, "
+      "m the effective mass and v the approach speed");
 }
 
 // Phases, compression impulse and normal works along the straight path gamma(p) = gamma p /
@@ -229,7 +231,7 @@ std::string process_remark(const Kinematics& k, double final_normal_impulse) {
   for (std::size_t i = 1; i < segments.size(); ++i) {
     const Segment& s = segments[i];
     if (s.start >= final_normal_impulse) break;
-    const std::string where = "gamma_n = " + format(s.start);
+    const std::string where = "gamma_n = " + format(s.start) + " m v";
     if (s.mode == Mode::stick)
       return "along Coulomb's impulse process slip stops at " + where + " and the contact sticks";
     return "along Coulomb's impulse process slip stops at " + where + " and reverses";
@@ -261,8 +263,8 @@ Outcome solve_process(RigidLaw law, const Configuration& c) {
     o.phases.push_back(Phase{s.mode, s.start, std::min(s.end, pf)});
     if (s.start > 0) {
       const std::string phase = s.start <= pc ? "compression" : "restitution";
-      o.notes.push_back(std::string("slip stops at gamma_n = ") + format(s.start) + " (" + phase +
-                        ") and the contact " +
+      o.notes.push_back(std::string("slip stops at gamma_n = ") + format(s.start) + " m v (" +
+                        phase + ") and the contact " +
                         (s.mode == Mode::stick ? "sticks" : "slips in reverse"));
     }
   }

@@ -65,20 +65,22 @@ void set_swept_value(cases::Case& c, const cases::Case& base, SweepVariable vari
   }
 }
 
-std::vector<SweepPoint> run_sweep(const cases::Case& base, const SweepRange& range, int threads) {
+std::vector<SweepPoint> run_sweep(const cases::Case& base, const SweepRange& range, int threads,
+                                  const std::atomic<bool>* stop) {
   std::vector<double> values(static_cast<std::size_t>(std::max(0, range.count)));
   for (int i = 0; i < range.count; ++i) values[static_cast<std::size_t>(i)] = range.value(i);
-  return run_sweep(base, range.variable, values, threads);
+  return run_sweep(base, range.variable, values, threads, stop);
 }
 
 std::vector<SweepPoint> run_sweep(const cases::Case& base, SweepVariable variable,
-                                  const std::vector<double>& values, int threads) {
+                                  const std::vector<double>& values, int threads,
+                                  const std::atomic<bool>* stop) {
   const int count = static_cast<int>(values.size());
   std::vector<SweepPoint> rows(values.size());
   std::atomic<int> next{0};
   auto worker = [&] {
     cases::Case c = base;  // one copy per thread, swept fields overwritten per point
-    for (int i = next++; i < count; i = next++) {
+    for (int i = next++; i < count && !(stop && *stop); i = next++) {
       SweepPoint& point = rows[static_cast<std::size_t>(i)];
       point.value = values[static_cast<std::size_t>(i)];
       try {

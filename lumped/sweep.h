@@ -1,6 +1,8 @@
 // Parameter sweeps of a lumped model over Psi1, incidence angle or friction, on all cores.
 #pragma once
 
+#include <atomic>
+
 #include <functional>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -38,12 +40,15 @@ struct SweepPoint {
   std::string error;
 };
 
-// Solves every point with `threads` worker threads, in order.
-std::vector<SweepPoint> run_sweep(const cases::Case& base, const SweepRange& range, int threads);
+// Solves every point with `threads` worker threads, in order. When `stop` is given and becomes
+// true (a signal), the workers take no new point: the rows not reached keep an empty `scalars`.
+std::vector<SweepPoint> run_sweep(const cases::Case& base, const SweepRange& range, int threads,
+                                  const std::atomic<bool>* stop = nullptr);
 // The same at given values of the variable (any order, any spacing; the Python module's sweep):
 // row i is values[i], solved exactly as the range's point of that value.
 std::vector<SweepPoint> run_sweep(const cases::Case& base, SweepVariable variable,
-                                  const std::vector<double>& values, int threads);
+                                  const std::vector<double>& values, int threads,
+                                  const std::atomic<bool>* stop = nullptr);
 
 // The model names of a sweep over several models (`rebound sweep --models`, rebound.sweep's
 // models=): every lumped.model (cases::lumped_model_names()) and "halfspace-beta0", the half-space

@@ -9,6 +9,7 @@
 
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace rebound::observables {
@@ -30,6 +31,13 @@ class OutputFolder {
   ~OutputFolder();  // releases the lock (the manifest is written by finish())
   OutputFolder(const OutputFolder&) = delete;
   OutputFolder& operator=(const OutputFolder&) = delete;
+  // The lock moves with the folder (a function can take a folder and return it).
+  OutputFolder(OutputFolder&& other) noexcept
+      : directory_(std::move(other.directory_)),
+        patterns_(std::move(other.patterns_)),
+        command_(std::move(other.command_)),
+        lock_fd_(std::exchange(other.lock_fd_, -1)) {}
+  OutputFolder& operator=(OutputFolder&&) = delete;
 
   // Writes manifest.json: {"command", "status", "files": [{"name", "bytes"}...]} with every file
   // now in the folder that matches the patterns. Throws FileError when it cannot be written.

@@ -144,7 +144,12 @@ nlohmann::json to_json(const Summary& s) {
   j["contact_point_velocity_final"] = pair(q.contact_point_velocity_final);
   j["kinetic_energy_initial"] = finite_or_null(q.kinetic_energy_initial);
   j["effective_mass"] = finite_or_null(s.effective_mass);
-  j["units"] = summary_units();
+  // The rebound quantities' units, and those of every other number the summary holds (its
+  // details: a solver's scales, run statistics) that the table knows.
+  nlohmann::json units = summary_units();
+  for (const auto& [key, value] : j.items())
+    if (value.is_number() && !units.contains(key) && has_unit(key)) units[key] = unit_of(key);
+  j["units"] = units;
   return j;
 }
 

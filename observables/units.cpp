@@ -96,6 +96,32 @@ const std::vector<std::pair<std::string, std::string>>& unit_table() {
       {"case", ""},
       {"case_hash", ""},
       {"directory", ""},
+      // summary.json's other numbers (to_json(Summary) lists each it holds under "units").
+      // Lumped: Lai's length scale and the calibration of a dissipative normal law.
+      {"eta", "m"},
+      {"normal_law_damping", "1"},
+      {"hysteresis_damping_factor", "s/m"},
+      {"normal_impact_restitution", "1"},
+      {"prescribed_restitution", "1"},
+      {"achieved_restitution", "1"},
+      // FEM: the run's space, step, end and energies.
+      {"cfl", "1"},
+      {"constrained_dofs", "1"},
+      {"extra_levels", "1"},
+      {"simd_lanes", "1"},
+      {"fine_steps", "1"},
+      {"fine_time_step", "s"},
+      {"end_time", "s"},
+      {"loop_wall_time", "s"},
+      {"dof_steps_per_second", "1/s"},
+      {"lambda_max", "1/s^2"},
+      {"lambda_mesh", "1"},
+      {"theta_mesh", "rad"},
+      {"total_mass_exact", "kg"},
+      {"total_mass_lumped", "kg"},
+      {"internal_energy_final", "J"},
+      {"vibration_kinetic_energy_final", "J"},
+      {"peak_normal_force_raw", "N"},
   };
   return table;
 }

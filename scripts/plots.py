@@ -28,8 +28,10 @@ Other modes (--mode):
               model's value, Hertz's (normal impacts) and the Richardson value +- its estimate
   sweep       DIR/sweep.csv and DIR/sweep_fem.csv (rebound sweep --fem) -> DIR/plots/
               psi2_vs_psi1.png: one lumped curve per model (sweep.csv's model column), the FEM
-              points, the rigid-body gross-slip line Psi2 = Psi1 - 4 chi (--chi) and reference
-              points (--reference CSV with psi1,psi2);
+              points, the gross-slip line Psi2 = Psi1 - G of an elastic normal contact
+              (--gross-slip G, as `rebound check` prints it; --chi X draws G = 4 X, the line at
+              theta = 0) and reference points (--reference CSV with psi1,psi2); --no-fem
+              leaves sweep_fem.csv out (rebound sweep passes it when it ran no FEM);
               e_vs_<variable>.png: e_newton, e_poisson, e_stronge and the tangential coefficient
               vs the swept variable (the incidence angle in degrees), FEM points when present;
               with several models e_newton and the tangential coefficient per model;
@@ -228,7 +230,7 @@ def lumped_plots(directory, title):
     return 0
 
 
-def sweep_plot(directory, title, chi, reference_path):
+def sweep_plot(directory, title, gross_slip, reference_path, fem_points=True):
     out = os.path.join(directory, "plots")
     lumped = read(os.path.join(directory, "sweep.csv"))
     if lumped is None:
@@ -246,7 +248,7 @@ def sweep_plot(directory, title, chi, reference_path):
             ax.plot([p[0] for p in pairs], [p[1] for p in pairs], "-", linewidth=1.6,
                     label=name if name and len(models) > 1 else
                     f"lumped model ({name})" if name else "lumped model")
-    fem = read(os.path.join(directory, "sweep_fem.csv"))
+    fem = read(os.path.join(directory, "sweep_fem.csv")) if fem_points else None
     status = []
     if fem is not None and "psi1" in fem:
         with open(os.path.join(directory, "sweep_fem.csv"), newline="") as f:
@@ -267,13 +269,13 @@ def sweep_plot(directory, title, chi, reference_path):
                 fillstyle="none", label=f"reference ({os.path.basename(reference_path)})")
         xs += [p[0] for p in points]
     ys = [v for line in ax.get_lines() for v in line.get_ydata()]
-    if chi is not None and xs:
+    if gross_slip is not None and xs:
         lo, hi = min(xs), max(xs)
         if ys:  # the line is drawn where the data are, not down to Psi1 = 0
             span = max(ys) - min(ys) or 1.0
             ax.set_ylim(min(ys) - 0.1 * span, max(ys) + 0.1 * span)
-        ax.plot([lo, hi], [lo - 4 * chi, hi - 4 * chi], ":", color="tab:red", linewidth=1.4,
-                label=f"gross slip: Psi2 = Psi1 - 4 chi (chi = {chi:.4g})")
+        ax.plot([lo, hi], [lo - gross_slip, hi - gross_slip], ":", color="tab:red",
+                linewidth=1.4, label=f"gross slip, e_N = 1: Psi2 = Psi1 - {gross_slip:.4g}")
     ax.set_xlabel("Psi1 (incidence)")
     ax.set_ylabel("Psi2 (rebound of P)")
     path = os.path.join(out, "psi2_vs_psi1.png")
@@ -405,8 +407,13 @@ def main():
     parser.add_argument("--title", default=None)
     parser.add_argument("--mode", choices=("pair", "lumped", "refinement", "sweep"),
                         default="pair")
-    parser.add_argument("--chi", type=float, default=None, help="sweep mode: chi of the case")
+    parser.add_argument("--gross-slip", type=float, default=None,
+                        help="sweep mode: G of the gross-slip line Psi2 = Psi1 - G")
+    parser.add_argument("--chi", type=float, default=None,
+                        help="sweep mode: chi of the case (the line with G = 4 chi, theta = 0)")
     parser.add_argument("--reference", default=None, help="sweep mode: CSV with psi1,psi2")
+    parser.add_argument("--no-fem", action="store_true",
+                        help="sweep mode: leave out DIR/sweep_fem.csv (another run's FEM points)")
     args = parser.parse_args()
     if args.mode == "refinement":
         return refinement_plots(args.directory, args.title or os.path.basename(
@@ -416,7 +423,9 @@ def main():
             os.path.dirname(os.path.normpath(os.path.abspath(args.directory)))))
     if args.mode == "sweep":
         return sweep_plot(args.directory, args.title or os.path.basename(
-            os.path.normpath(args.directory)), args.chi, args.reference)
+            os.path.normpath(args.directory)),
+                          args.gross_slip if args.chi is None else 4 * args.chi, args.reference,
+                          not args.no_fem)
     solutions = {}
     for name, label, style in (("lumped", "lumped model", "-"), ("fem", "FEM (rigid-body average)", "--")):
         table = read(os.path.join(args.directory, name, "history.csv"))

@@ -12,6 +12,7 @@
 #include "meshes/meshes.h"
 #include "observables/files.h"
 #include "observables/output_folder.h"
+#include "observables/units.h"
 
 namespace rebound::studies {
 namespace {
@@ -75,6 +76,31 @@ bool is_root_rank() {
   return !initialised || dealii::Utilities::MPI::this_mpi_process(MPI_COMM_WORLD) == 0;
 }
 
+std::optional<observables::OutputFolder> take_output_folder(
+    const std::string& directory, const std::vector<std::string>& patterns,
+    const std::string& command, const std::function<void()>& before) {
+  std::optional<observables::OutputFolder> folder;
+  std::string problem;
+  const bool root = is_root_rank();
+  if (root) {
+    try {
+      if (before) before();
+      folder.emplace(directory, patterns, command);
+    } catch (const std::exception& error) {
+      problem = error.what();
+    }
+  }
+  int initialised = 0;
+  MPI_Initialized(&initialised);
+  const bool failed = initialised
+                          ? dealii::Utilities::MPI::max(int(!problem.empty()), MPI_COMM_WORLD) != 0
+                          : !problem.empty();
+  if (failed)
+    throw observables::FolderBusy(problem.empty() ? directory + ": rank 0 could not take the folder"
+                                                  : problem);
+  return folder;
+}
+
 FemRun run_fem_into(const cases::Case& c, const std::string& directory, int extra_levels,
                     int frames, const std::function<void(const fem::Progress&)>& progress) {
   check_meshable(c, extra_levels);
@@ -116,6 +142,7 @@ FemRun run_fem_into(const cases::Case& c, const std::string& directory, int extr
   run.summary = run.result.summary;
   run.summary["file"] = c.source;
   run.summary["extra_levels"] = extra_levels;
+  run.summary["units"]["extra_levels"] = observables::unit_of("extra_levels");
   run.quantities = fem::summary(c, cases::derive(c), run.result);
   run.quantities.details = run.summary;
   run.history = fem::history_table(run.result.history);

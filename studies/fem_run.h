@@ -7,12 +7,14 @@
 #include <csignal>
 #include <functional>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "cases/case.h"
 #include "fem/fem.h"
 #include "observables/history.h"
+#include "observables/output_folder.h"
 #include "observables/quantities.h"
 
 namespace rebound::studies {
@@ -41,6 +43,15 @@ void check_meshable(const cases::Case& c, int extra_levels);
 
 // True on MPI rank 0 (also before MPI is initialised).
 bool is_root_rank();
+
+// A study's own folder (observables::OutputFolder: lock, earlier files under `patterns` removed,
+// manifest.json by finish()), taken on rank 0 only and collectively: when rank 0 cannot take it
+// (another run holds it, it cannot be created) every rank throws observables::FolderBusy with
+// rank 0's message. `before` runs on rank 0 first, inside the same check (pair: its lumped
+// folders). Empty on the other ranks. Also before MPI is initialised (then a plain OutputFolder).
+std::optional<observables::OutputFolder> take_output_folder(
+    const std::string& directory, const std::vector<std::string>& patterns,
+    const std::string& command, const std::function<void()>& before = {});
 
 // While alive: SIGINT and SIGTERM between the FEM runs of a study request a stop (during a run,
 // run_fem_into ends the run with status "interrupted"; run_study_fem then requests the stop).

@@ -84,23 +84,12 @@ PairResult run_pair(const cases::Case& c, const std::string& directory,
   PairResult pair;
   // The pair owns DIR: the comparison files of an earlier pair, and its lumped folders, are
   // removed before the FEM starts, so that a failed or interrupted pair leaves only its fem/.
-  std::optional<observables::OutputFolder> folder;
-  std::string problem;
-  if (root) {
-    try {
-      for (const char* member : {"/lumped", "/lumped-exact"})
-        observables::OutputFolder(directory + member, lumped_output_patterns(), "rebound pair");
-      folder.emplace(directory,
-                     std::vector<std::string>{"comparison.json", "report.md", "view.py",
-                                              "plots/*.png", "*.tmp.*"},
-                     "rebound pair of " + c.name + " (" + c.source + ")");
-    } catch (const std::exception& error) {
-      problem = error.what();
-    }
-  }
-  if (dealii::Utilities::MPI::max(int(!problem.empty()), MPI_COMM_WORLD) != 0)
-    throw observables::FolderBusy(problem.empty() ? directory + ": rank 0 could not take the folder"
-                                                  : problem);
+  std::optional<observables::OutputFolder> folder = take_output_folder(
+      directory, {"comparison.json", "report.md", "view.py", "plots/*.png", "*.tmp.*"},
+      "rebound pair of " + c.name + " (" + c.source + ")", [&] {
+        for (const char* member : {"/lumped", "/lumped-exact"})
+          observables::OutputFolder(directory + member, lumped_output_patterns(), "rebound pair");
+      });
   say(format("[1/3] FEM of %s\n", c.name.c_str()));
   pair.fem =
       run_fem_into(c, directory + "/fem", options.extra_levels, c.fem.frames, options.fem_progress);
@@ -125,8 +114,14 @@ PairResult run_pair(const cases::Case& c, const std::string& directory,
       solve_lumped_into(paired, cases::derive(paired), directory + "/lumped-exact", 0);
 
   say("[3/3] comparison\n");
+  // The FEM summary's lambda and theta are the case's exact geometry (its lambda_mesh and
+  // theta_mesh the mesh's); the lumped model ran on the mesh's, so the mesh's are compared: the
+  // same body both ways, not the mesh's error in lambda as a model difference.
+  observables::Summary fem_body = pair.fem.quantities;
+  fem_body.quantities.lambda = pair.fem.result.info.lambda_mesh;
+  fem_body.quantities.theta = pair.fem.result.info.theta_mesh;
   pair.comparison = compare({"lumped", pair.lumped.summary, pair.lumped.history},
-                            {"fem", pair.fem.quantities, pair.fem.history});
+                            {"fem", fem_body, pair.fem.history});
   pair.comparison["case"] = c.name;
   pair.comparison["provenance"] = observables::provenance(c);
   pair.comparison["provenance"]["mpi_ranks"] = pair.fem.result.info.ranks;

@@ -112,6 +112,35 @@ TEST(Cli, CheckRejectsBadInputWithExit2) {
   EXPECT_EQ(run("check --bogus " + kCases + "hertz-steel-sphere.json").status, 2);
 }
 
+// check prints the physical warnings the solvers would (here: a restitution Lai's elastic model
+// ignores), naming the file, on standard error and under "warnings" in --json; the case is
+// still accepted (exit 0). -q keeps the warnings.
+TEST(Cli, CheckPrintsThePhysicalWarnings) {
+  const fs::path dir = scratch("warn");
+  std::string text = valid_text();
+  const std::string from = "\"lumped\": {";
+  const auto at = text.find(from);
+  ASSERT_NE(at, std::string::npos);
+  text.replace(at, from.size(), from + "\"restitution\": 0.8, ");
+  const std::string path = write(dir / "case.json", text);
+  for (const char* options : {"", "-q "}) {
+    const Invocation r = run(std::string("check ") + options + path);
+    EXPECT_EQ(r.status, 0) << r.output;
+    EXPECT_NE(
+        r.output.find("rebound check: warning: " + path + ": lumped.restitution = 0.8 is ignored"),
+        std::string::npos)
+        << r.output;
+  }
+  const Invocation json = run("check --json " + path);  // the warning line, then the JSON
+  ASSERT_EQ(json.status, 0) << json.output;
+  const auto start = json.output.find("\n[");
+  ASSERT_NE(start, std::string::npos) << json.output;
+  const auto parsed = nlohmann::json::parse(json.output.substr(start));
+  ASSERT_EQ(parsed[0]["warnings"].size(), 1u) << json.output;
+  const Invocation clean = run("check --json " + kCases + "sphere-lai-psi2.json");
+  EXPECT_TRUE(nlohmann::json::parse(clean.output)[0]["warnings"].empty());
+}
+
 // Mutated files through the real binary: never a crash (signal), always exit 0 or 2, and a
 // rejection always says something.
 TEST(Cli, MutatedFilesNeverCrashTheBinary) {

@@ -147,6 +147,8 @@ def main():
             lambda d: d.update(impact={"speed": "1", "incidence_angle_deg": 10})),
         bad("springs with model lai", lambda d: d["lumped"].update(springs=100)),
         bad("newton without restitution", lambda d: d["lumped"].update(model="newton")),
+        bad("impulse_ratio with model newton",
+            lambda d: d["lumped"].update(model="newton", restitution=0.5, impulse_ratio=0.2)),
         bad("dissipative law with a rigid model",
             lambda d: d["lumped"].update(model="newton", restitution=0.5,
                                          normal_law="hunt-crossley")),

@@ -115,3 +115,59 @@ TEST(LumpedSolve, SummarySaysHowTheRestitutionWasCalibrated) {
   EXPECT_FALSE(j.contains("restitution_calibration"));
   EXPECT_FALSE(j.contains("normal_law_damping"));
 }
+
+// The gross-slip line of the case (cases::Derived::gross_slip_offset G, drawn by `rebound sweep`):
+// sliding from touch to separation with an elastic normal contact gives Psi2 = Psi1 - G at any
+// theta (docs/THEORY.md sec. 5), G = 4 chi at theta = 0. Checked against the models' own
+// solutions far into gross slip (tan alpha = 20 v_n): Lai's (rtol 1e-10) and the MDR bed's (RK4,
+// its default springs), for the sphere (theta = 0) and Lai's rod a (theta = 0.27 rad, where 4 chi
+// would be off by 2.4).
+TEST(LumpedSolve, GrossSlipLineOfTheCaseHoldsAtAnyTheta) {
+  for (const char* name : {"sphere-lai-psi2", "rod-lai-a"}) {
+    cases::Case c = cases::load_case(std::string(REBOUND_SOURCE_DIR "/cases/") + name + ".json");
+    c.impact.tangential_speed = 20 * c.impact.normal_speed;
+    c.lumped.relative_tolerance = 1e-10;
+    for (const char* model : {"lai", "mdr"}) {
+      cases::Case variant = c;
+      variant.lumped.model = model;
+      const cases::Derived d = cases::derive(variant);
+      ASSERT_TRUE(std::isfinite(d.gross_slip_offset)) << name;
+      if (d.theta == 0) {
+        EXPECT_NEAR(d.gross_slip_offset, 4 * d.chi, 1e-12) << name;
+      }
+      const lumped::Outcome o = lumped::solve(variant, d, false);
+      ASSERT_EQ(o.phases.size(), 1u) << name << " " << model << ": not gross slip";
+      const auto q = lumped::rebound_quantities(variant, d, o);
+      EXPECT_NEAR(q.e_newton, 1, 1e-6) << name << " " << model;
+      EXPECT_NEAR(q.psi2, q.psi1 - d.gross_slip_offset, 1e-6 * q.psi1) << name << " " << model;
+    }
+  }
+}
+
+// Every number a lumped summary.json holds has its unit under "units" (the rebound quantities and
+// the details: Lai's eta, a dissipative law's damping and restitutions), for every model.
+TEST(LumpedSolve, EveryNumberOfTheSummaryHasAUnit) {
+  const cases::Case base = cases::load_case(REBOUND_SOURCE_DIR "/cases/sphere-lai-psi2.json");
+  for (const char* model : {"lai", "uncoupled", "uncoupled-euler", "mdr", "halfspace", "newton",
+                            "poisson", "stronge", "smith", "brach"}) {
+    for (const char* law : {"hertz", "hunt-crossley"}) {
+      cases::Case c = base;
+      c.lumped.model = model;
+      const std::string m = model;
+      const bool rigid = m != "lai" && m != "uncoupled" && m != "uncoupled-euler" && m != "mdr" &&
+                         m != "halfspace";
+      if (std::string(law) != "hertz" && m != "lai") continue;
+      c.lumped.normal_law = law;
+      if (rigid || std::string(law) != "hertz") c.lumped.restitution = 0.8;
+      if (m == "brach") c.lumped.impulse_ratio = 0.2;
+      const cases::Derived d = cases::derive(c);
+      const nlohmann::json j = lumped::summary_json(c, d, lumped::solve(c, d, false));
+      for (const auto& [key, value] : j.items()) {
+        if (value.is_number()) {
+          EXPECT_TRUE(j["units"].contains(key)) << model << " " << law << ": " << key;
+        }
+      }
+      EXPECT_EQ(j["units"]["eta"], "m");
+    }
+  }
+}

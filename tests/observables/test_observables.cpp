@@ -259,7 +259,7 @@ TEST(Units, CsvColumnsCarryTheirSiUnit) {
   for (const auto& [name, unit] : unit_table()) {
     EXPECT_TRUE(names.insert(name).second) << name << " listed twice";
     EXPECT_TRUE((std::set<std::string>{"", "1", "s", "m", "m^2", "m/s", "rad", "rad/s", "N", "N s",
-                                       "J", "kg"})
+                                       "J", "kg", "s/m", "1/s", "1/s^2"})
                     .count(unit))
         << name << ": " << unit;
     EXPECT_EQ(plain_column(csv_column(name)), name);

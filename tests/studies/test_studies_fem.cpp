@@ -133,6 +133,24 @@ TEST(PairStudy, ComparisonIsMadeOfTheResultsInMemory) {
   for (const char* file : {"comparison.json", "report.md", "view.py", "lumped/summary.json",
                            "lumped-exact/summary.json"})
     EXPECT_TRUE(fs::exists(dir / file)) << file;
+  // Every number of both summary.json files has its unit under "units" (the FEM's run data too).
+  for (const char* file : {"fem/summary.json", "lumped/summary.json"}) {
+    nlohmann::json summary;
+    std::ifstream(dir / file) >> summary;
+    for (const auto& [key, value] : summary.items()) {
+      if (value.is_number()) {
+        EXPECT_TRUE(summary["units"].contains(key)) << file << ": " << key;
+      }
+    }
+  }
+  EXPECT_EQ(written["units"]["fine_time_step"], "s");
+  EXPECT_EQ(written["units"]["lambda_max"], "1/s^2");
+  // lambda and theta are compared for the body both ran: the mesh's (the lumped model's inertia
+  // comes from the FE body), not the FEM summary's exact-geometry lambda against the mesh's.
+  const auto& lambda = pair.comparison["summary"]["lambda"];
+  EXPECT_EQ(lambda["fem"].get<double>(), written["lambda_mesh"].get<double>());
+  EXPECT_NEAR(lambda["relative_difference"].get<double>(), 0.0, 1e-9);
+  EXPECT_NE(written["lambda"].get<double>(), written["lambda_mesh"].get<double>());
 }
 
 TEST(FemSweepStudy, TwoPointsThenResumeRunsNothing) {
