@@ -3,10 +3,10 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <csignal>
 #include <cerrno>
 #include <climits>
 #include <cmath>
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <iostream>
@@ -189,13 +189,18 @@ void print_warning(const std::string& text) {
 namespace {
 std::atomic<bool> interrupt_requested{false};  // lock-free: safe to set in a signal handler
 static_assert(std::atomic<bool>::is_always_lock_free);
-extern "C" void on_interrupt_signal(int) { interrupt_requested = true; }
+// The first signal asks the command to stop; the default action comes back for the next one, so
+// that a second Ctrl-C ends a command that does not stop soon enough.
+extern "C" void on_interrupt_signal(int signal) {
+  interrupt_requested = true;
+  std::signal(signal, SIG_DFL);
+}
 }  // namespace
 
-InterruptFlag::InterruptFlag()
-    : previous_int_(std::signal(SIGINT, on_interrupt_signal)),
-      previous_term_(std::signal(SIGTERM, on_interrupt_signal)) {
-  interrupt_requested = false;
+InterruptFlag::InterruptFlag() {
+  interrupt_requested = false;  // before the handlers: a signal from now on is kept
+  previous_int_ = std::signal(SIGINT, on_interrupt_signal);
+  previous_term_ = std::signal(SIGTERM, on_interrupt_signal);
 }
 
 InterruptFlag::~InterruptFlag() {
@@ -203,8 +208,12 @@ InterruptFlag::~InterruptFlag() {
   std::signal(SIGTERM, previous_term_);
 }
 
-const std::atomic<bool>* InterruptFlag::flag() const { return &interrupt_requested; }
+const std::atomic<bool>* InterruptFlag::flag() const {
+  return &interrupt_requested;
+}
 
-bool InterruptFlag::requested() const { return interrupt_requested; }
+bool InterruptFlag::requested() const {
+  return interrupt_requested;
+}
 
 }  // namespace rebound::app

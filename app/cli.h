@@ -78,8 +78,8 @@ void print_warning(const std::string& text);
 
 // While alive, SIGINT (Ctrl-C) and SIGTERM set a flag instead of ending the process, so that a
 // command can stop cleanly, say so and exit 130 with what it had written (README "Failure
-// behaviour"); the previous handlers come back at the end. Handlers installed inside (the FEM
-// runs') take over while they live.
+// behaviour"); a second signal has its default action (ends the process); the previous handlers
+// come back at the end. Handlers installed inside (the FEM runs') take over while they live.
 class InterruptFlag {
  public:
   InterruptFlag();
@@ -90,8 +90,8 @@ class InterruptFlag {
   bool requested() const;
 
  private:
-  void (*previous_int_)(int);
-  void (*previous_term_)(int);
+  void (*previous_int_)(int) = nullptr;
+  void (*previous_term_)(int) = nullptr;
 };
 
 // Replaces this process by build/bin/rebound-fem (next to this executable) running

@@ -82,9 +82,6 @@ int command_lumped(const std::vector<std::string>& arguments) {
   verbose.stage("read the case and derived its quantities");
   const std::string directory =
       (std::filesystem::path(output_directory(args.option("-o"), c.name)) / "lumped").string();
-  // Ctrl-C or SIGTERM while it solves, writes or draws: the files are finished (the manifest
-  // too; the plotting script, if running, is waited for), then exit 130.
-  const InterruptFlag interrupt;
   const studies::LumpedSolution solution =
       studies::solve_lumped_into(c, d, directory, c.lumped.frames, !args.flag("--no-plots"));
   verbose.stage("model " + c.lumped.model + " (normal law " + c.lumped.normal_law +
@@ -106,12 +103,6 @@ int command_lumped(const std::vector<std::string>& arguments) {
   if (solution.plots_requested) print_warning(studies::plot_warnings(solution.plots, "lumped"));
   verbose.files(directory);
   verbose.total();
-  if (interrupt.requested()) {
-    std::cerr << "rebound lumped: interrupted; the solve and its files in " << directory
-              << " are complete" << (solution.plots_requested ? " (plots may be missing)" : "")
-              << "\n";
-    return 130;
-  }
   return 0;
 }
 

@@ -218,12 +218,13 @@ int command_refine(const std::vector<std::string>& arguments) {
   const MpiSession mpi;
   const bool root = mpi.root();
   verbose.set_root(root);
-  // The study owns DIR while it runs (a second study into it is refused; an earlier
-  // refinement.json and plots are removed first; manifest.json at the end). refinement.csv and
-  // refine/ are kept across studies for --resume.
+  // The study owns its files in DIR while it runs (a second refine into it is refused; an
+  // earlier refinement.json and refinement plots are removed first; manifest-refine.json at the
+  // end, "failed" if an exception ends it). refinement.csv and refine/ are kept for --resume.
+  studies::check_refinement_resume(c, options);  // a table of another case: exit 2, untouched
   std::optional<observables::OutputFolder> folder = studies::take_output_folder(
       options.directory, {"refinement.json", "plots/refinement_*.png", "*.tmp.*"},
-      "rebound refine of " + c.name + " (" + c.source + ")");
+      "rebound refine of " + c.name + " (" + c.source + ")", {}, "refine");
   const studies::RefinementStudy study = studies::run_refinement_study(c, options);
   if (verbose.on()) {
     for (const auto& run : study.runs) {

@@ -255,9 +255,13 @@ int command_sweep(const std::vector<std::string>& arguments) {
 #endif
 
   verbose.set_root(root);
-  // The sweep owns DIR while it writes (a second run into it is refused; its earlier sweep.csv and
-  // plots are removed first; manifest.json at the end). sweep_fem.csv and sweep_fem/ are the FEM
-  // study's, kept across runs for --resume.
+  // The sweep owns its files in DIR while it writes (a second sweep into it is refused; its
+  // earlier sweep.csv and sweep plots are removed first; manifest-sweep.json at the end, "failed"
+  // if an exception ends it). sweep_fem.csv and sweep_fem/ are the FEM study's, kept for --resume;
+  // a sweep_fem.csv of another case is refused first (exit 2, nothing touched).
+#if defined(REBOUND_HEAVY)
+  if (fem) studies::check_fem_sweep_resume(base, range, fem_options);
+#endif
   const std::vector<std::string> patterns = {"sweep.csv",
                                              "plots/psi2_vs_psi1.png",
                                              "plots/e_vs_*.png",
@@ -267,9 +271,10 @@ int command_sweep(const std::vector<std::string>& arguments) {
   const std::string holder = "rebound sweep of " + base.name + " (" + base.source + ")";
 #if defined(REBOUND_HEAVY)
   std::optional<observables::OutputFolder> folder =
-      studies::take_output_folder(directory, patterns, holder);
+      studies::take_output_folder(directory, patterns, holder, {}, "sweep");
 #else
-  std::optional<observables::OutputFolder> folder(std::in_place, directory, patterns, holder);
+  std::optional<observables::OutputFolder> folder(std::in_place, directory, patterns, holder,
+                                                  "sweep");
 #endif
   verbose.say(format_number(range.count, "%.0f") + " values of " +
               lumped::to_string(range.variable) + " from " + format_number(range.start, "%.10g") +
@@ -287,7 +292,13 @@ int command_sweep(const std::vector<std::string>& arguments) {
       verbose.stage("lumped sweep solved for model " + name);
       if (interrupt.requested()) break;
     }
-    if (interrupt.requested()) {
+    bool stop = interrupt.requested();
+#if defined(REBOUND_HEAVY)
+    // Under mpirun every rank sweeps; they stop together or not at all (the FEM runs that follow
+    // are collective).
+    if (mpi) stop = dealii::Utilities::MPI::max(int(stop), MPI_COMM_WORLD) != 0;
+#endif
+    if (stop) {
       std::size_t solved = 0;
       for (const auto& sweep : sweeps)
         for (const auto& row : sweep.rows) solved += !row.scalars.empty() || !row.error.empty();
@@ -407,12 +418,11 @@ int command_sweep(const std::vector<std::string>& arguments) {
     // dissipative law or a rigid-body law among the models its slope and offset depend on the
     // e_N each achieves, so no line is drawn.
     bool elastic = true;
-    for (const auto& [name, c] : models)
-      elastic = elastic && c.lumped.normal_law == "hertz" &&
-                (c.lumped.model == "lai" || c.lumped.model == "uncoupled" ||
-                 c.lumped.model == "uncoupled-euler" || c.lumped.model == "mdr" ||
-                 c.lumped.model == "halfspace");
-    if (const double g = cases::derive(base).gross_slip_offset; elastic && std::isfinite(g))
+    for (const auto& [name, c] : models) elastic = elastic && lumped::elastic_normal_contact(c);
+    // G depends on mu at theta != 0: one line serves a friction sweep only at theta = 0.
+    const cases::Derived derived = cases::derive(base);
+    if (range.variable == lumped::SweepVariable::friction && derived.theta != 0) elastic = false;
+    if (const double g = derived.gross_slip_offset; elastic && std::isfinite(g))
       plot_arguments.insert(plot_arguments.end(), {"--gross-slip", studies::csv_number(g)});
 #if defined(REBOUND_HEAVY)
     if (reference) plot_arguments.insert(plot_arguments.end(), {"--reference", *reference});

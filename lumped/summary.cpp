@@ -305,6 +305,13 @@ observables::ReboundQuantities rebound_quantities(const cases::Case& c, const ca
   return r;
 }
 
+bool elastic_normal_contact(const cases::Case& c) {
+  const std::string& m = c.lumped.model;
+  return c.lumped.normal_law == "hertz" &&
+         (m == "lai" || m == "uncoupled" || m == "uncoupled-euler" || m == "mdr" ||
+          m == "halfspace");
+}
+
 observables::Summary summary(const cases::Case& c, const cases::Derived& d, const Outcome& o) {
   const double m = d.effective_mass, v = d.approach_speed, eta = d.length_scale;
   const double impulse_scale = m * v, time_scale = eta / v;

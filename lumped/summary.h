@@ -30,6 +30,12 @@ class SolveError : public std::runtime_error {
 // the dense history (sweeps).
 Outcome solve(const cases::Case& c, const cases::Derived& d, bool record_history = true);
 
+// True when the case's lumped model restitutes the normal motion elastically (Newton's e_N = 1 in
+// any sliding impact: lai, uncoupled, uncoupled-euler, mdr and halfspace with the Hertz normal
+// law), so that gross slip follows cases::Derived::gross_slip_offset's line; false for a
+// dissipative normal law and the rigid-body laws (their line depends on the e_N achieved).
+bool elastic_normal_contact(const cases::Case& c);
+
 // One row of the history in SI units (rigid-body velocity and displacement of P).
 struct HistoryRow : observables::ContactPointSample {
   double tangential_spring_extension, dissipation;

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <exception>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
@@ -65,14 +66,17 @@ std::vector<std::string> matching_files(const std::string& directory,
 }  // namespace
 
 OutputFolder::OutputFolder(std::string directory, std::vector<std::string> patterns,
-                           std::string command)
+                           std::string command, const std::string& role)
     : directory_(std::move(directory)),
       patterns_(std::move(patterns)),
-      command_(std::move(command)) {
+      command_(std::move(command)),
+      lock_name_(role.empty() ? std::string(kLockName) : ".rebound-" + role + ".lock"),
+      manifest_name_(role.empty() ? std::string(kManifestName) : "manifest-" + role + ".json"),
+      uncaught_(std::uncaught_exceptions()) {
   std::error_code error;
   fs::create_directories(directory_, error);
   if (error) throw FileError("cannot create folder " + directory_ + ": " + error.message());
-  const std::string lock_path = (fs::path(directory_) / kLockName).string();
+  const std::string lock_path = (fs::path(directory_) / lock_name_).string();
   lock_fd_ = ::open(lock_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
   if (lock_fd_ < 0) throw FileError("cannot open " + lock_path + ": " + std::strerror(errno));
   if (::flock(lock_fd_, LOCK_EX | LOCK_NB) != 0) {
@@ -95,7 +99,7 @@ OutputFolder::OutputFolder(std::string directory, std::vector<std::string> patte
     throw FileError("cannot write " + lock_path + ": " + std::strerror(errno));
   // Stale results of an earlier run under this run's names.
   std::vector<std::string> stale = matching_files(directory_, patterns_);
-  stale.push_back(kManifestName);
+  stale.push_back(manifest_name_);
   for (const std::string& name : stale) {
     const fs::path path = fs::path(directory_) / name;
     fs::remove(path, error);
@@ -105,7 +109,14 @@ OutputFolder::OutputFolder(std::string directory, std::vector<std::string> patte
 }
 
 OutputFolder::~OutputFolder() {
-  if (lock_fd_ >= 0) ::close(lock_fd_);  // releases the flock
+  if (lock_fd_ < 0) return;  // moved from
+  if (!finished_ && std::uncaught_exceptions() > uncaught_) {
+    try {
+      finish("failed");
+    } catch (...) {  // the exception in flight says what went wrong
+    }
+  }
+  ::close(lock_fd_);  // releases the flock
 }
 
 std::vector<std::string> OutputFolder::owned_files() const {
@@ -120,7 +131,8 @@ void OutputFolder::finish(const std::string& status) {
     files.push_back({{"name", name}, {"bytes", error ? 0 : bytes}});
   }
   const nlohmann::json manifest = {{"command", command_}, {"status", status}, {"files", files}};
-  write_file_atomically((fs::path(directory_) / kManifestName).string(), manifest.dump(2) + "\n");
+  write_file_atomically((fs::path(directory_) / manifest_name_).string(), manifest.dump(2) + "\n");
+  finished_ = true;
 }
 
 }  // namespace rebound::observables

@@ -26,9 +26,15 @@ class OutputFolder {
   // FileError when it cannot be created) and removes the files matching `patterns` (file names
   // relative to the folder; '*' matches any run of characters within a name, a pattern with a
   // '/' matches in that subfolder) and the previous manifest. `command` is recorded as the
-  // holder and in the manifest.
-  OutputFolder(std::string directory, std::vector<std::string> patterns, std::string command);
-  ~OutputFolder();  // releases the lock (the manifest is written by finish())
+  // holder and in the manifest. `role` names a command that shares its folder with others
+  // (results/<case>/ holds pair's, sweep's and refine's files): its lock and manifest are then
+  // .rebound-ROLE.lock and manifest-ROLE.json, so that the commands neither block nor overwrite
+  // each other; empty: .rebound.lock and manifest.json.
+  OutputFolder(std::string directory, std::vector<std::string> patterns, std::string command,
+               const std::string& role = "");
+  // Releases the lock. The manifest is written by finish(); when an exception unwinds past a
+  // folder that was not finished, the destructor writes it with status "failed" (errors ignored).
+  ~OutputFolder();
   OutputFolder(const OutputFolder&) = delete;
   OutputFolder& operator=(const OutputFolder&) = delete;
   // The lock moves with the folder (a function can take a folder and return it).
@@ -36,7 +42,11 @@ class OutputFolder {
       : directory_(std::move(other.directory_)),
         patterns_(std::move(other.patterns_)),
         command_(std::move(other.command_)),
-        lock_fd_(std::exchange(other.lock_fd_, -1)) {}
+        lock_name_(std::move(other.lock_name_)),
+        manifest_name_(std::move(other.manifest_name_)),
+        lock_fd_(std::exchange(other.lock_fd_, -1)),
+        finished_(other.finished_),
+        uncaught_(other.uncaught_) {}
   OutputFolder& operator=(OutputFolder&&) = delete;
 
   // Writes manifest.json: {"command", "status", "files": [{"name", "bytes"}...]} with every file
@@ -51,7 +61,10 @@ class OutputFolder {
   std::string directory_;
   std::vector<std::string> patterns_;
   std::string command_;
+  std::string lock_name_, manifest_name_;
   int lock_fd_ = -1;
+  bool finished_ = false;
+  int uncaught_ = 0;  // std::uncaught_exceptions() when the folder was taken
 };
 
 // True when `name` matches `pattern` ('*' = any run of characters, no other wildcards).

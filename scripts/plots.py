@@ -407,10 +407,11 @@ def main():
     parser.add_argument("--title", default=None)
     parser.add_argument("--mode", choices=("pair", "lumped", "refinement", "sweep"),
                         default="pair")
-    parser.add_argument("--gross-slip", type=float, default=None,
-                        help="sweep mode: G of the gross-slip line Psi2 = Psi1 - G")
-    parser.add_argument("--chi", type=float, default=None,
-                        help="sweep mode: chi of the case (the line with G = 4 chi, theta = 0)")
+    line = parser.add_mutually_exclusive_group()
+    line.add_argument("--gross-slip", type=float, default=None,
+                      help="sweep mode: G of the gross-slip line Psi2 = Psi1 - G")
+    line.add_argument("--chi", type=float, default=None,
+                      help="sweep mode: chi of the case (the line with G = 4 chi, theta = 0)")
     parser.add_argument("--reference", default=None, help="sweep mode: CSV with psi1,psi2")
     parser.add_argument("--no-fem", action="store_true",
                         help="sweep mode: leave out DIR/sweep_fem.csv (another run's FEM points)")

@@ -78,14 +78,14 @@ bool is_root_rank() {
 
 std::optional<observables::OutputFolder> take_output_folder(
     const std::string& directory, const std::vector<std::string>& patterns,
-    const std::string& command, const std::function<void()>& before) {
+    const std::string& command, const std::function<void()>& before, const std::string& role) {
   std::optional<observables::OutputFolder> folder;
   std::string problem;
   const bool root = is_root_rank();
   if (root) {
     try {
       if (before) before();
-      folder.emplace(directory, patterns, command);
+      folder.emplace(directory, patterns, command, role);
     } catch (const std::exception& error) {
       problem = error.what();
     }

@@ -48,10 +48,12 @@ bool is_root_rank();
 // manifest.json by finish()), taken on rank 0 only and collectively: when rank 0 cannot take it
 // (another run holds it, it cannot be created) every rank throws observables::FolderBusy with
 // rank 0's message. `before` runs on rank 0 first, inside the same check (pair: its lumped
-// folders). Empty on the other ranks. Also before MPI is initialised (then a plain OutputFolder).
+// folders). `role`: as OutputFolder's (sweep, refine). Empty on the other ranks. Also before MPI
+// is initialised (then a plain OutputFolder).
 std::optional<observables::OutputFolder> take_output_folder(
     const std::string& directory, const std::vector<std::string>& patterns,
-    const std::string& command, const std::function<void()>& before = {});
+    const std::string& command, const std::function<void()>& before = {},
+    const std::string& role = "");
 
 // While alive: SIGINT and SIGTERM between the FEM runs of a study request a stop (during a run,
 // run_fem_into ends the run with status "interrupted"; run_study_fem then requests the stop).

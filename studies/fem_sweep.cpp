@@ -23,6 +23,14 @@ std::string value_text(double value) {
 
 }  // namespace
 
+void check_fem_sweep_resume(const cases::Case& base, const lumped::SweepRange& range,
+                            const FemSweepOptions& o) {
+  if (!o.resume) return;
+  resume_rows((std::filesystem::path(o.directory) / "sweep_fem.csv").string(), base,
+              case_fingerprint(base), "sweep_" + std::string(lumped::to_string(range.variable)),
+              true, [](const TableRow&, bool) { return false; });
+}
+
 std::vector<int> fem_sweep_indices(int count, int k) {
   std::vector<int> indices;
   if (k == 1) return {(count - 1) / 2};

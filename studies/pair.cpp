@@ -85,7 +85,10 @@ PairResult run_pair(const cases::Case& c, const std::string& directory,
   // The pair owns DIR: the comparison files of an earlier pair, and its lumped folders, are
   // removed before the FEM starts, so that a failed or interrupted pair leaves only its fem/.
   std::optional<observables::OutputFolder> folder = take_output_folder(
-      directory, {"comparison.json", "report.md", "view.py", "plots/*.png", "*.tmp.*"},
+      directory,
+      {"comparison.json", "report.md", "view.py", "plots/normal_force.png",
+       "plots/tangential_force.png", "plots/impulse_path.png", "plots/tangential_velocity.png",
+       "plots/energy_budget.png", "*.tmp.*"},
       "rebound pair of " + c.name + " (" + c.source + ")", [&] {
         for (const char* member : {"/lumped", "/lumped-exact"})
           observables::OutputFolder(directory + member, lumped_output_patterns(), "rebound pair");

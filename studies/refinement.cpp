@@ -173,6 +173,12 @@ bool draw_refinement_plots(const std::string& directory, const std::string& titl
 
 // ---- the refinement study -----------------------------------------------------------------
 
+void check_refinement_resume(const cases::Case& c, const RefinementOptions& options) {
+  if (!options.resume) return;
+  resume_rows((std::filesystem::path(options.directory) / "refinement.csv").string(), c,
+              case_fingerprint(c), "level", true, [](const TableRow&, bool) { return false; });
+}
+
 RefinementStudy run_refinement_study(const cases::Case& c, const RefinementOptions& options) {
   namespace fs = std::filesystem;
   const std::vector<int> levels = options.levels.empty() ? std::vector<int>{0} : options.levels;

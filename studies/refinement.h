@@ -85,6 +85,9 @@ struct RefinementStudy {
 // Runs the study (see the top of this file). Throws StudyInputError for bad options or a
 // refinement.csv of another case under `resume`, cases::CaseError when the case cannot be meshed.
 RefinementStudy run_refinement_study(const cases::Case& c, const RefinementOptions& options);
+// With options.resume, throws StudyInputError (exit 2) when DIR/refinement.csv holds runs of
+// another case description or table, as the study would, but before anything is written.
+void check_refinement_resume(const cases::Case& c, const RefinementOptions& options);
 
 // DIR/plots/refinement_<quantity>.png from DIR/refinement.json (scripts/plots.py --mode
 // refinement); false, after reporting why, when they could not be drawn.

@@ -579,3 +579,58 @@ TEST(Cli, FuzzCorpusThroughCheck) {
   EXPECT_GT(accepted, 10);
   EXPECT_GT(rejected, 150);
 }
+
+// sweep owns its files in DIR (README "Failure behaviour"): its earlier plots are removed, the
+// files of pair or refine in the same folder and their manifest are not, manifest-sweep.json
+// lists sweep.csv; a second sweep while the first holds .rebound-sweep.lock is refused (exit 1).
+TEST(Cli, SweepOwnsItsFilesInASharedFolder) {
+  const fs::path dir = scratch("sweep-folder");
+  fs::create_directories(dir / "plots");
+  for (const char* name :
+       {"plots/spin_vs_incidence.png", "plots/normal_force.png", "manifest.json", "notes.txt"})
+    std::ofstream(dir / name) << "earlier\n";
+  const std::string sweep = "sweep " + kCases + "sphere-lai-psi2.json --psi1 0:8:5 -q --no-plots";
+  const Invocation r = run(sweep + " -o " + dir.string());
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_FALSE(fs::exists(dir / "plots/spin_vs_incidence.png"));  // sweep's own, stale
+  for (const char* name : {"plots/normal_force.png", "manifest.json", "notes.txt"})
+    EXPECT_TRUE(fs::exists(dir / name)) << name;
+  nlohmann::json manifest;
+  std::ifstream(dir / "manifest-sweep.json") >> manifest;
+  EXPECT_EQ(manifest["status"], "completed");
+  ASSERT_EQ(manifest["files"].size(), 1u) << manifest.dump();
+  EXPECT_EQ(manifest["files"][0]["name"], "sweep.csv");
+  // The lock held by another process (flock(1) on the same file): refused, naming the folder.
+  const Invocation busy =
+      rebound::test::shell("flock " + (dir / ".rebound-sweep.lock").string() +
+                           " " REBOUND_BINARY " " + sweep + " -o " + dir.string());
+  EXPECT_EQ(busy.status, 1) << busy.output;
+  EXPECT_NE(busy.output.find("is being written by another rebound run"), std::string::npos)
+      << busy.output;
+}
+
+// SIGTERM (as Ctrl-C) during a lumped sweep: no new point, nothing written, exit 130, and
+// manifest-sweep.json says "interrupted". Two million points take tens of seconds here (about
+// 20 us each on 2 threads), so the signal after one second arrives mid-sweep.
+TEST(Cli, InterruptedSweepExits130AndWritesNothing) {
+  const fs::path dir = scratch("sweep-interrupted");
+  const Invocation r = rebound::test::shell(
+      "exec 2>&1; " REBOUND_BINARY " sweep " + kCases +
+      "sphere-lai-psi2.json --psi1 0:8:2000000 -q --no-plots -o " + dir.string() +
+      " & pid=$!; sleep 1; kill -TERM $pid; wait $pid; echo \"exit $?\"");
+  EXPECT_NE(r.output.find("exit 130"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("rebound sweep: interrupted after"), std::string::npos) << r.output;
+  EXPECT_FALSE(fs::exists(dir / "sweep.csv"));
+  nlohmann::json manifest;
+  std::ifstream(dir / "manifest-sweep.json") >> manifest;
+  EXPECT_EQ(manifest["status"], "interrupted");
+}
+
+// init -o DIR where DIR is a directory: bad input (exit 2) naming it, also with --force.
+TEST(Cli, InitIntoADirectoryIsBadInput) {
+  const fs::path dir = scratch("init-dir");
+  fs::create_directories(dir);
+  const Invocation r = run("init --force -o " + dir.string());
+  EXPECT_EQ(r.status, 2) << r.output;
+  EXPECT_NE(r.output.find(dir.string() + " is a directory"), std::string::npos) << r.output;
+}

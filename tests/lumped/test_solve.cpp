@@ -130,6 +130,7 @@ TEST(LumpedSolve, GrossSlipLineOfTheCaseHoldsAtAnyTheta) {
     for (const char* model : {"lai", "mdr"}) {
       cases::Case variant = c;
       variant.lumped.model = model;
+      ASSERT_TRUE(lumped::elastic_normal_contact(variant)) << model;
       const cases::Derived d = cases::derive(variant);
       ASSERT_TRUE(std::isfinite(d.gross_slip_offset)) << name;
       if (d.theta == 0) {
