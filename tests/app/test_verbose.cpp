@@ -155,6 +155,11 @@ TEST(Cli, VerboseOnTheFemCommandsPrintsMore) {
       {"case_hash", "derived quantities", "FE space: FE_Q(1)", "stages of the run: mesh",
        "files in " + out + "/fem", "solution_*", "(3 files)", "history.csv", "total:"},
       false);
+  // --frames 0: no frames, and the printed file list does not claim a solution.pvd.
+  const Streams no_frames = run("fem " + tiny + " --frames 0 -o " + out, dir);
+  EXPECT_EQ(no_frames.status, 0) << no_frames.err;
+  EXPECT_TRUE(contains(no_frames.out, "(summary.json, history.csv; no frames)")) << no_frames.out;
+  EXPECT_FALSE(fs::exists(fs::path(out) / "fem" / "solution.pvd"));
   expect_verbose_prints_more("pair " + tiny + " --no-plots -o " + out, dir,
                              {"case_hash", "FE space: FE_Q(1)", "[1/3] FEM", "[3/3] comparison",
                               "files in " + out + "/lumped-exact", "comparison.json", "total:"},
