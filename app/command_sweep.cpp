@@ -184,7 +184,7 @@ int command_sweep(const std::vector<std::string>& arguments) {
   // The swept value as shown on screen: degrees for the incidence.
   const auto shown_value = [degrees](double value) { return degrees ? value * 180 / M_PI : value; };
   const char* unit = degrees ? " (deg)" : "";
-  const int threads = args.integer("--threads", 1, 256)
+  const int threads = args.integer("--threads", 1, lumped::kMaxSweepThreads)
                           .value_or(std::max(1, int(std::thread::hardware_concurrency())));
   std::vector<std::string> model_names;
   if (const auto list = args.option("--models")) {

@@ -18,7 +18,6 @@
 #include "observables/files.h"
 #include "observables/provenance.h"
 #include "observables/quantities.h"
-#include "observables/units.h"
 
 namespace rebound::fem {
 namespace {
@@ -276,8 +275,7 @@ RunResult run(const cases::Case& c, const RunOptions& options, MPI_Comm communic
       loop_seconds > 0
           ? double(result.info.dofs) * result.final.step * result.info.substeps / loop_seconds
           : 0.0;
-  for (const char* key : {"loop_wall_time", "dof_steps_per_second"})
-    result.summary["units"][key] = observables::unit_of(key);
+  observables::list_units(result.summary);
   return result;
 }
 

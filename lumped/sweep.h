@@ -2,7 +2,6 @@
 #pragma once
 
 #include <atomic>
-
 #include <functional>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -39,6 +38,9 @@ struct SweepPoint {
   double gamma_t = 0, gamma_n = 0;
   std::string error;
 };
+
+// The most worker threads a sweep takes (`rebound sweep --threads N`, rebound.sweep's threads).
+constexpr int kMaxSweepThreads = 256;
 
 // Solves every point with `threads` worker threads, in order. When `stop` is given and becomes
 // true (a signal), the workers take no new point: the rows not reached keep an empty `scalars`.

@@ -125,6 +125,13 @@ const nlohmann::json& summary_units() {
   return units;
 }
 
+void list_units(nlohmann::json& summary) {
+  // Those of every number the summary holds (its details: a solver's scales, run statistics).
+  nlohmann::json& units = summary["units"];
+  for (const auto& [key, value] : summary.items())
+    if (value.is_number() && !units.contains(key) && has_unit(key)) units[key] = unit_of(key);
+}
+
 nlohmann::json to_json(const Summary& s) {
   nlohmann::json j = s.details.is_object() ? s.details : nlohmann::json::object();
   j["case"] = s.case_name;
@@ -144,12 +151,8 @@ nlohmann::json to_json(const Summary& s) {
   j["contact_point_velocity_final"] = pair(q.contact_point_velocity_final);
   j["kinetic_energy_initial"] = finite_or_null(q.kinetic_energy_initial);
   j["effective_mass"] = finite_or_null(s.effective_mass);
-  // The rebound quantities' units, and those of every other number the summary holds (its
-  // details: a solver's scales, run statistics) that the table knows.
-  nlohmann::json units = summary_units();
-  for (const auto& [key, value] : j.items())
-    if (value.is_number() && !units.contains(key) && has_unit(key)) units[key] = unit_of(key);
-  j["units"] = units;
+  j["units"] = summary_units();
+  list_units(j);
   return j;
 }
 

@@ -87,6 +87,9 @@ struct Summary {
 nlohmann::json to_json(const Summary& summary);
 // The unit of every rebound quantity of a summary.json ("1": dimensionless), written under "units".
 const nlohmann::json& summary_units();
+// Adds to summary["units"] the unit of every top-level number of `summary` the unit table knows
+// (to_json does it; a solver that adds numbers to a summary afterwards calls it again).
+void list_units(nlohmann::json& summary);
 // The rebound quantities back from a summary.json (missing or null keys: NaN).
 ReboundQuantities quantities_from_json(const nlohmann::json& summary);
 

@@ -164,9 +164,7 @@ py::dict solve_lumped(const py::object& what, bool history) {
   return out;
 }
 
-// The most worker threads of a sweep: what `rebound sweep --threads N` accepts (N in [1, 256],
-// app/command_sweep.cpp). rebound.sweep checks its `threads` against it (as MAX_THREADS).
-constexpr int kMaxThreads = 256;
+constexpr int kMaxThreads = lumped::kMaxSweepThreads;  // as `rebound sweep --threads N`
 
 lumped::SweepVariable sweep_variable(const std::string& name) {
   for (const auto variable : {lumped::SweepVariable::psi1, lumped::SweepVariable::incidence_angle,

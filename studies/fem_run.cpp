@@ -12,7 +12,6 @@
 #include "meshes/meshes.h"
 #include "observables/files.h"
 #include "observables/output_folder.h"
-#include "observables/units.h"
 
 namespace rebound::studies {
 namespace {
@@ -142,7 +141,7 @@ FemRun run_fem_into(const cases::Case& c, const std::string& directory, int extr
   run.summary = run.result.summary;
   run.summary["file"] = c.source;
   run.summary["extra_levels"] = extra_levels;
-  run.summary["units"]["extra_levels"] = observables::unit_of("extra_levels");
+  observables::list_units(run.summary);
   run.quantities = fem::summary(c, cases::derive(c), run.result);
   run.quantities.details = run.summary;
   run.history = fem::history_table(run.result.history);
