@@ -233,12 +233,71 @@ Outcome solve_uncoupled_euler(const Configuration& configuration, EulerConeTest 
   bool test = std::abs(std::tan(A)) < std::abs(c);
   const long max_steps = static_cast<long>(std::ceil(1e3 / ht));
 
-  // One sample per state (the mode is that of the step leaving the state).
+  // One state of the program (the mode is that of the step leaving the state).
   struct Row {
     double Gt, Gn, Dt, Dn, Eps, Dlt, Dln;
     bool slip;
   };
-  std::vector<Row> rows;
+  // Fill the outcome (flip tangential components back for a mirrored solve).
+  auto sample_of = [&](long index, const Row& r, Mode mode) {
+    Sample s;
+    s.tau = index * ht;
+    s.impulse = {mirror * r.Gt, r.Gn};
+    const double q = std::max(-r.Dn, 0.0);
+    s.force = {-mirror * kt * r.Eps * std::sqrt(std::abs(r.Eps)), 4.0 / 3.0 * q * std::sqrt(q)};
+    s.displacement = {mirror * r.Dt, r.Dn};
+    s.velocity = {mirror * r.Dlt, r.Dln};
+    s.spring_extension = mirror * r.Eps;
+    s.mode = mode;
+    const Eigen::Vector2d gamma(r.Gt, r.Gn), velocity(r.Dlt, r.Dln);
+    s.dissipation = -(0.5 * (v0 + velocity).dot(gamma) + potential(r.Dn, r.Eps, kt));
+    return s;
+  };
+  // The states are used as they come (a step of 1e-7 makes ~3e7 of them): every state enters
+  // the phases, the peak force, the dissipation check and the normal works; the history keeps
+  // every `stride`-th state and the last, the stride doubling (every other sample dropped) when
+  // kMaxHistorySamples are held.
+  long stride = 1;
+  double min_dissipation = 0, max_drop = 0, running_max = 0;
+  bool compressing = true;
+  auto take_state = [&](long n, const Row& r, const Row* next) {
+    const bool last = next == nullptr;
+    const Mode mode = last ? Mode::separated : (r.slip ? Mode::slip : Mode::stick);
+    const Sample s = sample_of(n, r, mode);
+    if (last || n % stride == 0) {
+      if (outcome.history.size() >= kMaxHistorySamples) {
+        std::size_t kept = 0;
+        for (std::size_t j = 0; j < outcome.history.size(); j += 2)
+          outcome.history[kept++] = outcome.history[j];
+        outcome.history.resize(kept);
+        stride *= 2;
+      }
+      if (last || n % stride == 0) outcome.history.push_back(s);
+    }
+    min_dissipation = std::min(min_dissipation, s.dissipation);
+    max_drop = std::max(max_drop, running_max - s.dissipation);
+    running_max = std::max(running_max, s.dissipation);
+    outcome.peak_normal_force = std::isnan(outcome.peak_normal_force)
+                                    ? s.force.y()
+                                    : std::max(outcome.peak_normal_force, s.force.y());
+    if (last) return;
+    const Mode step_mode = r.slip ? Mode::slip : Mode::stick;
+    if (outcome.phases.empty() || outcome.phases.back().mode != step_mode)
+      outcome.phases.push_back({step_mode, n * ht, (n + 1) * ht});
+    else
+      outcome.phases.back().end = (n + 1) * ht;
+    // Normal works (left-point sums, as the Euler update uses the rates at the step start) and
+    // gamma_n at delta_n' = 0 (linear interpolation between the two states around it).
+    const double work = r.Dln * (next->Gn - r.Gn);
+    if (compressing && r.Dln >= 0) compressing = false;
+    (compressing ? outcome.normal_work_compression : outcome.normal_work_restitution) += work;
+    if (compressing && next->Dln >= 0) {
+      const double f = -r.Dln / (next->Dln - r.Dln);
+      outcome.compression_normal_impulse = r.Gn + f * (next->Gn - r.Gn);
+    }
+  };
+
+  Row previous{};
   long i = 0;
   double fDn = Dn;
   while (fDn <= 0) {
@@ -269,66 +328,17 @@ Outcome solve_uncoupled_euler(const Configuration& configuration, EulerConeTest 
     // cone left it (on_cone_sticks: the program re-projects at the next step).
     const bool on_cone = iEps != 0 && std::abs(iEps) >= c * (-iDn);
     const bool leaves = !(std::abs(fEps) < c * (-fDn));
-    rows.push_back({iGt, iGn, iDt, iDn, iEps, Dlt, Dln, !test || (on_cone && leaves && fDn <= 0)});
+    const Row row{iGt, iGn, iDt, iDn, iEps, Dlt, Dln, !test || (on_cone && leaves && fDn <= 0)};
+    if (i > 0) take_state(i - 1, previous, &row);
+    previous = row;
 
     Gt = fGt, Gn = fGn, Dt = fDt, Dn = fDn, Eps = fEps, Dlt = fDlt, Dln = fDln;
     ++i;
   }
   // The program reports the state before the last step (iter = i - 1, the last delta_n <= 0).
   const long k = i - 1;
-  const Row& last = rows.back();
-
-  // Fill the outcome (flip tangential components back for a mirrored solve).
-  auto sample_of = [&](long index, const Row& r, Mode mode) {
-    Sample s;
-    s.tau = index * ht;
-    s.impulse = {mirror * r.Gt, r.Gn};
-    const double q = std::max(-r.Dn, 0.0);
-    s.force = {-mirror * kt * r.Eps * std::sqrt(std::abs(r.Eps)), 4.0 / 3.0 * q * std::sqrt(q)};
-    s.displacement = {mirror * r.Dt, r.Dn};
-    s.velocity = {mirror * r.Dlt, r.Dln};
-    s.spring_extension = mirror * r.Eps;
-    s.mode = mode;
-    const Eigen::Vector2d gamma(r.Gt, r.Gn), velocity(r.Dlt, r.Dln);
-    s.dissipation = -(0.5 * (v0 + velocity).dot(gamma) + potential(r.Dn, r.Eps, kt));
-    return s;
-  };
-  outcome.history.reserve(rows.size());
-  double min_dissipation = 0, max_drop = 0, running_max = 0;
-  for (long n = 0; n <= k; ++n) {
-    const Row& r = rows[n];
-    const Mode mode = n == k ? Mode::separated : (r.slip ? Mode::slip : Mode::stick);
-    outcome.history.push_back(sample_of(n, r, mode));
-    const double d = outcome.history.back().dissipation;
-    min_dissipation = std::min(min_dissipation, d);
-    max_drop = std::max(max_drop, running_max - d);
-    running_max = std::max(running_max, d);
-    if (n < k) {
-      const Mode step_mode = r.slip ? Mode::slip : Mode::stick;
-      if (outcome.phases.empty() || outcome.phases.back().mode != step_mode)
-        outcome.phases.push_back({step_mode, n * ht, (n + 1) * ht});
-      else
-        outcome.phases.back().end = (n + 1) * ht;
-    }
-    outcome.peak_normal_force =
-        std::isnan(outcome.peak_normal_force)
-            ? outcome.history.back().force.y()
-            : std::max(outcome.peak_normal_force, outcome.history.back().force.y());
-  }
-  // Normal works (left-point sums, as the Euler update uses the rates at the step start) and
-  // gamma_n at delta_n' = 0 (linear interpolation between the two states around it).
-  bool compressing = true;
-  for (long n = 0; n < k; ++n) {
-    const Row& r = rows[n];
-    const Row& next = rows[n + 1];
-    const double work = r.Dln * (next.Gn - r.Gn);
-    if (compressing && r.Dln >= 0) compressing = false;
-    (compressing ? outcome.normal_work_compression : outcome.normal_work_restitution) += work;
-    if (compressing && next.Dln >= 0) {
-      const double s = -r.Dln / (next.Dln - r.Dln);
-      outcome.compression_normal_impulse = r.Gn + s * (next.Gn - r.Gn);
-    }
-  }
+  const Row& last = previous;
+  take_state(k, last, nullptr);
   if (compressing) outcome.compression_normal_impulse = last.Gn;
 
   outcome.duration = k * ht;
@@ -339,13 +349,17 @@ Outcome solve_uncoupled_euler(const Configuration& configuration, EulerConeTest 
   outcome.creates_energy = kinetic_change > 1e-9;
 
   std::ostringstream note;
-  note << "the uncoupled-spring thesis's program, explicit Euler h = " << ht << ", " << k << " steps, c = " << c
-       << ", mode tested once per step ("
+  note << "the uncoupled-spring thesis's program, explicit Euler h = " << ht << ", " << k
+       << " steps, c = " << c << ", mode tested once per step ("
        << (cone_test == EulerConeTest::as_printed ? "as printed: on the cone = slip"
                                                   : "on the cone = stick")
        << "); results at the last state with delta_n <= 0";
   outcome.notes.push_back(note.str());
   if (Mu == 0) outcome.notes.push_back("mu = 0: c = 0 (the program's ln(0) is undefined)");
+  if (stride > 1)
+    outcome.notes.push_back("history: every " + std::to_string(stride) + "th state of " +
+                            std::to_string(k + 1) + " and the last (" +
+                            std::to_string(outcome.history.size()) + " samples)");
   if (min_dissipation < -1e-12 || max_drop > 1e-12) {
     std::ostringstream d;
     d << "Euler: dissipation D not monotone (min " << min_dissipation << ", largest drop "

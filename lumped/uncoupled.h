@@ -61,7 +61,9 @@ enum class EulerConeTest { on_cone_sticks, as_printed };
 // (Gt, Gn, Dt, Dn, Eps = gamma_t, gamma_n, delta_t, delta_n, epsilon; Dlt, Dln = delta_t',
 // delta_n'; Tau = tau; ht = h). The loop runs while delta_n <= 0; as the program does, the
 // results are taken at the last state with delta_n <= 0 (state k): duration = k h, impulse =
-// gamma_k, separation_velocity = delta'_k. History: one Sample per state 0..k.
+// gamma_k, separation_velocity = delta'_k. History: one Sample per state 0..k, or, beyond
+// kMaxHistorySamples states, every 2^j-th state and the last (memory is bounded; the results use
+// every state).
 // compression_normal_impulse interpolates gamma_n linearly to delta_n' = 0 between states;
 // normal works are the left-point sums of delta_n' dgamma_n over each phase. alpha < 0 is solved
 // as the mirror image (alpha, theta) -> (-alpha, -theta) (the program's first slip step would
