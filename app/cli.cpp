@@ -4,10 +4,12 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <climits>
 #include <cmath>
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <iostream>
 
@@ -184,6 +186,59 @@ void print_progress(const std::string& text) {
 
 void print_warning(const std::string& text) {
   std::fputs(text.c_str(), stderr);
+}
+
+namespace {
+
+double steady_seconds() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+// Open MPI gives the ranks a pseudo-terminal even when mpirun's own output goes to a file, so
+// isatty() cannot tell; under a launcher the progress is written as plain lines.
+bool launched_by_mpi() {
+  for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK"})
+    if (std::getenv(name) != nullptr) return true;
+  return false;
+}
+
+}  // namespace
+
+ProgressLine::ProgressLine(double silent_seconds)
+    : terminal_(::isatty(2) == 1 && !launched_by_mpi()),
+      silent_seconds_(silent_seconds),
+      start_(steady_seconds()) {}
+
+double ProgressLine::elapsed_seconds() const {
+  return steady_seconds() - start_;
+}
+
+bool ProgressLine::due(double fraction) {
+  const double now = elapsed_seconds();
+  if (now < silent_seconds_) return false;
+  if (terminal_) {
+    if (now - last_print_ < 0.2) return false;
+    last_print_ = now;
+    return true;
+  }
+  const int decile = int(10 * std::clamp(fraction, 0.0, 1.0));
+  if (decile <= last_decile_) return false;
+  last_decile_ = decile;
+  return true;
+}
+
+void ProgressLine::show(const std::string& text) {
+  if (terminal_) {
+    std::fprintf(stderr, "\r%s  ", text.c_str());
+    drawn_ = true;
+  } else {
+    std::fprintf(stderr, "%s\n", text.c_str());
+  }
+}
+
+void ProgressLine::finish() {
+  if (drawn_) std::fputc('\n', stderr);
+  drawn_ = false;
 }
 
 namespace {

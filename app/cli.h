@@ -94,6 +94,28 @@ class InterruptFlag {
   void (*previous_term_)(int) = nullptr;
 };
 
+// A progress line on standard error: redrawn in place on a terminal (at most every 0.2 s), a
+// plain line at each further 10 % otherwise (a file, a pipe, or under mpirun, whose ranks get a
+// pseudo-terminal even when its own output goes to a file). Nothing is shown during the first
+// `silent_seconds` (a quick run prints nothing).
+class ProgressLine {
+ public:
+  explicit ProgressLine(double silent_seconds = 0);
+  bool terminal() const { return terminal_; }
+  double elapsed_seconds() const;
+  // Whether a line for this fraction done (in [0, 1]) is to be shown now; print it with show().
+  bool due(double fraction);
+  void show(const std::string& text);
+  // Ends a line drawn in place (a newline), so that what follows starts on its own line.
+  void finish();
+
+ private:
+  bool terminal_;
+  bool drawn_ = false;
+  double silent_seconds_, start_, last_print_ = -1;
+  int last_decile_ = -1;
+};
+
 // Replaces this process by build/bin/rebound-fem (next to this executable) running
 // `rebound-fem COMMAND ARGUMENTS...` with the same environment (so mpirun works): how the light
 // `rebound` hands over the commands that need deal.II. Returns only on failure (RunError).

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <optional>
 
 #include "app/cli.h"
 #include "app/commands.h"
@@ -12,6 +13,7 @@
 #include "cases/derived.h"
 #include "lumped/summary.h"
 #include "studies/lumped_run.h"
+#include "studies/progress.h"
 
 namespace rebound::app {
 namespace {
@@ -82,8 +84,39 @@ int command_lumped(const std::vector<std::string>& arguments) {
   verbose.stage("read the case and derived its quantities");
   const std::string directory =
       (std::filesystem::path(output_directory(args.option("-o"), c.name)) / "lumped").string();
-  const studies::LumpedSolution solution =
-      studies::solve_lumped_into(c, d, directory, c.lumped.frames, !args.flag("--no-plots"));
+  // The half-space grid, a large MDR bed or a small Euler step can take minutes: a progress line
+  // after the first 2 s, and Ctrl-C or SIGTERM stop the solve (exit 130, nothing written but a
+  // manifest saying "interrupted").
+  const InterruptFlag interrupt;
+  ProgressLine progress(2.0);
+  lumped::SolveControl control;
+  control.stop = interrupt.flag();
+  if (!args.flag("--quiet"))
+    control.progress = [&progress, &c](double fraction) {
+      if (!progress.due(fraction)) return;
+      const double elapsed = progress.elapsed_seconds();
+      char text[160];
+      std::snprintf(text, sizeof text, "  %s: contact time %.0f %% of Hertz's, %s elapsed%s%s",
+                    c.lumped.model.c_str(), 100 * fraction,
+                    studies::format_duration(elapsed).c_str(),
+                    fraction > 0.05 && fraction < 1 ? ", about " : "",
+                    fraction > 0.05 && fraction < 1
+                        ? (studies::format_duration(elapsed * (1 / fraction - 1)) + " left").c_str()
+                        : "");
+      progress.show(text);
+    };
+  std::optional<studies::LumpedSolution> solved;
+  try {
+    solved = studies::solve_lumped_into(c, d, directory, c.lumped.frames, !args.flag("--no-plots"),
+                                        control);
+  } catch (const lumped::Interrupted& stop) {
+    progress.finish();
+    std::cerr << "rebound lumped: " << stop.what() << "; nothing written but " << directory
+              << "/manifest.json\n";
+    return 130;
+  }
+  progress.finish();
+  const studies::LumpedSolution& solution = *solved;
   verbose.stage("model " + c.lumped.model + " (normal law " + c.lumped.normal_law +
                 "): solved, written and plotted");
   for (const auto& [stage, seconds] : solution.stage_seconds)
@@ -103,6 +136,11 @@ int command_lumped(const std::vector<std::string>& arguments) {
   if (solution.plots_requested) print_warning(studies::plot_warnings(solution.plots, "lumped"));
   verbose.files(directory);
   verbose.total();
+  if (interrupt.requested()) {  // after the solve: its files are complete, plots may be missing
+    std::cerr << "rebound lumped: interrupted after the solve; summary.json and history.csv in "
+              << directory << " are complete (frames or plots may be missing)\n";
+    return 130;
+  }
   return 0;
 }
 

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <functional>
 #include <iostream>
 #include <optional>
 #include <sstream>
@@ -23,6 +24,7 @@
 #include "observables/output_folder.h"
 #include "observables/quantities.h"
 #include "studies/plots.h"
+#include "studies/progress.h"
 #include "studies/run_table.h"
 
 #if defined(REBOUND_HEAVY)
@@ -287,11 +289,33 @@ int command_sweep(const std::vector<std::string>& arguments) {
     // Ctrl-C or SIGTERM during the lumped points: no new point is started, nothing is written
     // (sweep.csv holds only complete sweeps), exit 130.
     const InterruptFlag interrupt;
+    // A sweep of the half-space model takes seconds per point: a progress line after 2 s.
+    ProgressLine progress(2.0);
+    const int total = range.count * int(models.size());
     for (const auto& [name, c] : models) {
-      sweeps.push_back({name, lumped::run_sweep(c, range, threads, interrupt.flag())});
+      const int before = range.count * int(sweeps.size());
+      const std::string model = name;
+      const double model_start = progress.elapsed_seconds();
+      const int points = range.count;
+      std::function<void(int)> solved;
+      // The models' costs differ by orders of magnitude (lai: microseconds, halfspace: seconds),
+      // so the time left is the current model's, from its own rate.
+      if (root && !quiet)
+        solved = [&progress, before, total, points, model, model_start](int count) {
+          if (!progress.due(double(before + count) / total)) return;
+          const double elapsed = progress.elapsed_seconds();
+          const double per_point = (elapsed - model_start) / count;
+          progress.show(studies::format(
+              "  %d of %d lumped points (model %s: %d of %d, about %s left), %s elapsed",
+              before + count, total, model.c_str(), count, points,
+              studies::format_duration(per_point * (points - count)).c_str(),
+              studies::format_duration(elapsed).c_str()));
+        };
+      sweeps.push_back({name, lumped::run_sweep(c, range, threads, interrupt.flag(), solved)});
       verbose.stage("lumped sweep solved for model " + name);
       if (interrupt.requested()) break;
     }
+    progress.finish();
     bool stop = interrupt.requested();
 #if defined(REBOUND_HEAVY)
     // Under mpirun every rank sweeps; they stop together or not at all (the FEM runs that follow

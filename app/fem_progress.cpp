@@ -1,7 +1,5 @@
 #include "app/fem_progress.h"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -11,52 +9,25 @@
 #include "app/cli.h"
 
 namespace rebound::app {
-namespace {
-
-double now_seconds() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
-
-// Open MPI gives the ranks a pseudo-terminal even when mpirun's own output goes to a file, so
-// isatty() cannot tell; under a launcher the progress is written as plain lines.
-bool launched_by_mpi() {
-  for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK"})
-    if (std::getenv(name) != nullptr) return true;
-  return false;
-}
-
-}  // namespace
-
-FemProgressPrinter::FemProgressPrinter()
-    : terminal_(::isatty(2) == 1 && !launched_by_mpi()), start_(now_seconds()) {}
 
 std::function<void(const fem::Progress&)> FemProgressPrinter::callback() {
   return [this](const fem::Progress& p) {
     const double fraction = p.end_time > 0 ? std::min(1.0, p.time / p.end_time) : 0;
+    if (!line_.due(fraction)) return;
     const double eta = fraction > 0 ? p.wall_seconds * (1 / fraction - 1) : 0;
-    if (terminal_) {
-      const double now = now_seconds() - start_;
-      if (now - last_print_ < 0.2) return;
-      last_print_ = now;
-      drawn_ = true;
-      std::fprintf(stderr,
-                   "\r  step %lld  t = %.4e / %.4e s  %5.1f %%  ETA %.0f s  %.3g DoF-steps/s%s  ",
-                   p.step, p.time, p.end_time, 100 * fraction, eta, p.dof_steps_per_second,
-                   p.in_contact ? "  contact" : "");
-    } else {
-      const int decile = int(10 * fraction);
-      if (decile <= last_decile_) return;
-      last_decile_ = decile;
-      std::fprintf(stderr,
-                   "  step %lld  t = %.4e s  (%d %% of %.4e s)  ETA %.0f s  %.3g DoF-steps/s\n",
-                   p.step, p.time, 10 * decile, p.end_time, eta, p.dof_steps_per_second);
-    }
+    char text[200];
+    if (line_.terminal())
+      std::snprintf(text, sizeof text,
+                    "  step %lld  t = %.4e / %.4e s  %5.1f %%  ETA %.0f s  %.3g DoF-steps/s%s",
+                    p.step, p.time, p.end_time, 100 * fraction, eta, p.dof_steps_per_second,
+                    p.in_contact ? "  contact" : "");
+    else
+      std::snprintf(text, sizeof text,
+                    "  step %lld  t = %.4e s  (%d %% of %.4e s)  ETA %.0f s  %.3g DoF-steps/s",
+                    p.step, p.time, int(10 * fraction) * 10, p.end_time, eta,
+                    p.dof_steps_per_second);
+    line_.show(text);
   };
-}
-
-void FemProgressPrinter::finish() {
-  if (drawn_) std::fputc('\n', stderr);
-  drawn_ = false;
 }
 
 void print_fem_summary(const nlohmann::json& s, const std::string& directory) {

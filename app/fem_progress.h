@@ -7,23 +7,20 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "app/cli.h"
 #include "fem/fem.h"
 
 namespace rebound::app {
 
 class FemProgressPrinter {
  public:
-  FemProgressPrinter();
   // The callback to hand to studies::run_fem_into (called on rank 0 only).
   std::function<void(const fem::Progress&)> callback();
   // Ends the progress line.
-  void finish();
+  void finish() { line_.finish(); }
 
  private:
-  bool terminal_;
-  bool drawn_ = false;
-  double start_, last_print_ = -1;
-  int last_decile_ = -1;
+  ProgressLine line_;
 };
 
 // The one-screen summary of a FEM run.

@@ -20,20 +20,6 @@ using lumped::Sample;
 
 struct ContactLost {};  // the grid is too small: restart on a larger one
 
-// Hertz normal impact of the configuration's normal speed cos(alpha) against the normal
-// compliance N_nn = 1 - lambda cos 2 theta (PHYSICS sec. 6 in Lai's units): the largest approach
-// delta_max = (15/16 cos^2 alpha / N_nn)^{2/5} and the duration
-// cases::hertz_duration_constant() delta_max / cos alpha (2.94320...).
-struct HertzEstimate {
-  double approach, radius, duration;
-};
-HertzEstimate hertz_estimate(double normal_speed, double normal_compliance) {
-  const double approach =
-      std::pow(15.0 / 16.0 * normal_speed * normal_speed / normal_compliance, 0.4);
-  return {approach, std::sqrt(approach),
-          cases::hertz_duration_constant() * approach / normal_speed};
-}
-
 Outcome integrate(const lumped::Configuration& configuration, const Options& options,
                   double domain) {
   const double nu = configuration.poisson_ratio, mu = configuration.friction;
@@ -42,7 +28,7 @@ Outcome integrate(const lumped::Configuration& configuration, const Options& opt
       lumped::scaled_inverse_inertia(configuration.lambda, configuration.theta);
   const Eigen::Vector2d v0 = lumped::incident_velocity(alpha);
   if (!(v0.y() < 0)) throw std::invalid_argument("halfspace: the body must approach the plane");
-  const HertzEstimate hertz = hertz_estimate(-v0.y(), N(1, 1));
+  const lumped::HertzNormalImpact hertz = lumped::hertz_normal_impact(configuration);
   const double beta = options.dundurs_coupling
                           ? configuration.dundurs_beta.value_or(cases::rigid_plane_dundurs_beta(nu))
                           : 0.0;
@@ -99,6 +85,7 @@ Outcome integrate(const lumped::Configuration& configuration, const Options& opt
   const int max_steps = 50 * options.time_steps;  // a contact lasts a few Hertz durations at most
   for (int k = 0;; ++k) {
     if (k > max_steps) throw std::runtime_error("halfspace: no separation");
+    options.control.check(tau, hertz.duration);
     const Eigen::Vector2d acceleration = N * force;
     const Eigen::Vector2d delta_next = delta + dt * velocity + 0.5 * dt * dt * acceleration;
     const double approach = -delta_next.y();

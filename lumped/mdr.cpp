@@ -334,8 +334,10 @@ Outcome solve_mdr_with_step(const Configuration& configuration, const MdrOptions
 
   constexpr long kMaxSteps = 10'000'000;
   long steps = 0;
+  const double hertz_duration = hertz_normal_impact(configuration).duration;
   for (;; ++steps) {
     if (steps > kMaxSteps) throw std::runtime_error("mdr: no separation");
+    options.control.check(y[kTau], hertz_duration);
     State y1 = model.step(y, k1, h);
     bool separated = false;
     if (compressing && model.velocity(y1).y() >= 0) {

@@ -51,6 +51,7 @@ struct MdrOptions {
   // study in docs/LUMPED.md), ~0.5 ms per impact.
   int springs = 200;
   double dundurs_beta = 0;  // reserved: MDR has no radial coupling; must be 0
+  SolveControl control;     // checked at every step (Interrupted on a stop)
 };
 
 // Solves one impact with the MDR spring bed. model = "mdr". Throws std::invalid_argument for

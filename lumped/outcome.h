@@ -5,10 +5,16 @@
 #pragma once
 
 #include <Eigen/Dense>
+#include <atomic>
+#include <cmath>
+#include <functional>
 #include <limits>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
+
+#include "cases/derived.h"
 
 namespace rebound::lumped {
 
@@ -52,6 +58,56 @@ inline Eigen::Matrix2d scaled_inverse_inertia(double lambda, double theta) {
 inline Eigen::Vector2d incident_velocity(double incidence_angle) {
   return {std::sin(incidence_angle), -std::cos(incidence_angle)};
 }
+
+// Hertz's normal impact of the configuration (PHYSICS sec. 6 in Lai's units): the normal speed
+// cos(alpha) against the normal compliance (m N)_nn = 1 - lambda cos 2 theta, friction and the
+// tangential motion left out: the largest approach delta_max = (15/16 cos^2 alpha / N_nn)^{2/5},
+// the contact radius sqrt(delta_max) (in sqrt(R eta)) and the duration
+// cases::hertz_duration_constant() delta_max / cos alpha. It sizes the half-space grid and step,
+// and is what the long solves report their progress against.
+struct HertzNormalImpact {
+  double approach, radius, duration;
+};
+inline HertzNormalImpact hertz_normal_impact(const Configuration& configuration) {
+  const double normal_speed = std::cos(configuration.incidence_angle);
+  const double normal_compliance = 1 - configuration.lambda * std::cos(2 * configuration.theta);
+  const double approach =
+      std::pow(15.0 / 16.0 * normal_speed * normal_speed / normal_compliance, 0.4);
+  return {approach, std::sqrt(approach),
+          cases::hertz_duration_constant() * approach / normal_speed};
+}
+
+// A solve stopped by its caller (SolveControl::stop); carries no result, only how far it got:
+// the contact time reached over Hertz's duration (hertz_normal_impact).
+class Interrupted : public std::runtime_error {
+ public:
+  explicit Interrupted(double fraction_of_hertz_duration)
+      : std::runtime_error("interrupted at " +
+                           std::to_string(int(100 * fraction_of_hertz_duration)) +
+                           " % of Hertz's contact duration"),
+        fraction(fraction_of_hertz_duration) {}
+  double fraction;
+};
+
+// How the caller of a long solve watches and stops it. The models whose cost the case sets (the
+// half-space grid and steps, the MDR springs, the Euler step: seconds to hours) call check() at
+// their time steps; the adaptive Lai and uncoupled solves and the rigid-body laws take
+// milliseconds and do not.
+struct SolveControl {
+  // When *stop becomes true (a signal handler's flag), the solve throws Interrupted at its next
+  // check.
+  const std::atomic<bool>* stop = nullptr;
+  // Called at the checks with the contact time reached over the Hertz duration
+  // (hertz_normal_impact): an estimate of the fraction done that friction and an eccentric body
+  // can take past 1.
+  std::function<void(double fraction)> progress;
+
+  void check(double tau, double hertz_duration) const {
+    if (stop != nullptr && stop->load(std::memory_order_relaxed))
+      throw Interrupted(tau / hertz_duration);
+    if (progress) progress(tau / hertz_duration);
+  }
+};
 
 enum class Mode { stick, slip, separated };
 inline const char* to_string(Mode mode) {

@@ -116,7 +116,8 @@ Configuration configuration_of(const cases::Case& c, const cases::Derived& d) {
 
 namespace {
 
-Outcome solve_model(const cases::Case& c, const Configuration& configuration, bool record_history) {
+Outcome solve_model(const cases::Case& c, const Configuration& configuration, bool record_history,
+                    const SolveControl& control) {
   const std::string& model = c.lumped.model;
   if (model == "lai") {
     LaiOptions options;
@@ -127,6 +128,7 @@ Outcome solve_model(const cases::Case& c, const Configuration& configuration, bo
     MdrOptions options;
     options.record_history = record_history;
     options.springs = configuration.springs;
+    options.control = control;
     return solve_mdr(configuration, options);
   }
   if (model == "halfspace") {
@@ -135,10 +137,12 @@ Outcome solve_model(const cases::Case& c, const Configuration& configuration, bo
     options.cells = configuration.cells;
     options.time_steps = configuration.time_steps;
     options.dundurs_coupling = configuration.dundurs_coupling;
+    options.control = control;
     return halfspace::solve_impact(configuration, options);
   }
   if (model == "uncoupled") return solve_uncoupled(configuration);
-  if (model == "uncoupled-euler") return solve_uncoupled_euler(configuration);
+  if (model == "uncoupled-euler")
+    return solve_uncoupled_euler(configuration, EulerConeTest::on_cone_sticks, control);
   return solve_rigid_law(model, configuration);
 }
 
@@ -177,11 +181,14 @@ observables::ResultExpectations expectations_of(const cases::Case& c) {
 
 }  // namespace
 
-Outcome solve(const cases::Case& c, const cases::Derived& d, bool record_history) {
+Outcome solve(const cases::Case& c, const cases::Derived& d, bool record_history,
+              const SolveControl& control) {
   const Configuration configuration = configuration_of(c, d);
   Outcome outcome;
   try {
-    outcome = solve_model(c, configuration, record_history);
+    outcome = solve_model(c, configuration, record_history, control);
+  } catch (const Interrupted&) {
+    throw;  // not a failure of the model
   } catch (const std::exception& error) {
     throw SolveError(c.source + ": " + error.what() + " (" + inputs_of(c, configuration) + ")");
   }

@@ -26,9 +26,11 @@ class SolveError : public std::runtime_error {
 };
 
 // Solves the case with the model its "lumped" section selects and checks the result
-// (observables::result_problems); throws SolveError when it fails. record_history = false skips
-// the dense history (sweeps).
-Outcome solve(const cases::Case& c, const cases::Derived& d, bool record_history = true);
+// (observables::result_problems); throws SolveError when it fails, Interrupted when `control`
+// stops it (lumped/outcome.h: halfspace, mdr and uncoupled-euler check it). record_history =
+// false skips the dense history (sweeps).
+Outcome solve(const cases::Case& c, const cases::Derived& d, bool record_history = true,
+              const SolveControl& control = {});
 
 // True when the case's lumped model restitutes the normal motion elastically (Newton's e_N = 1 in
 // any sliding impact: lai, uncoupled, uncoupled-euler, mdr and halfspace with the Hertz normal

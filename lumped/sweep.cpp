@@ -4,6 +4,7 @@
 #include <atomic>
 #include <cmath>
 #include <cstdio>
+#include <mutex>
 #include <stdexcept>
 #include <thread>
 
@@ -66,18 +67,24 @@ void set_swept_value(cases::Case& c, const cases::Case& base, SweepVariable vari
 }
 
 std::vector<SweepPoint> run_sweep(const cases::Case& base, const SweepRange& range, int threads,
-                                  const std::atomic<bool>* stop) {
+                                  const std::atomic<bool>* stop,
+                                  const std::function<void(int solved)>& solved) {
   std::vector<double> values(static_cast<std::size_t>(std::max(0, range.count)));
   for (int i = 0; i < range.count; ++i) values[static_cast<std::size_t>(i)] = range.value(i);
-  return run_sweep(base, range.variable, values, threads, stop);
+  return run_sweep(base, range.variable, values, threads, stop, solved);
 }
 
 std::vector<SweepPoint> run_sweep(const cases::Case& base, SweepVariable variable,
                                   const std::vector<double>& values, int threads,
-                                  const std::atomic<bool>* stop) {
+                                  const std::atomic<bool>* stop,
+                                  const std::function<void(int solved)>& solved) {
   const int count = static_cast<int>(values.size());
   std::vector<SweepPoint> rows(values.size());
   std::atomic<int> next{0};
+  int finished = 0;
+  std::mutex report;
+  SolveControl control;
+  control.stop = stop;
   auto worker = [&] {
     cases::Case c = base;  // one copy per thread, swept fields overwritten per point
     for (int i = next++; i < count && !(stop && *stop); i = next++) {
@@ -86,14 +93,20 @@ std::vector<SweepPoint> run_sweep(const cases::Case& base, SweepVariable variabl
       try {
         set_swept_value(c, base, variable, point.value);
         const cases::Derived d = cases::derive(c);
-        const Outcome o = solve(c, d, false);
+        const Outcome o = solve(c, d, false, control);
         point.scalars = rebound_quantities(c, d, o).scalars();
         for (const Phase& p : o.phases)
           point.phases += (point.phases.empty() ? "" : "-") + std::string(to_string(p.mode));
         point.gamma_t = o.impulse.x();
         point.gamma_n = o.impulse.y();
+      } catch (const Interrupted&) {
+        break;  // the row stays unsolved; the other workers stop at their next check
       } catch (const std::exception& error) {
         point.error = error.what();
+      }
+      if (solved) {
+        const std::lock_guard<std::mutex> lock(report);
+        solved(++finished);
       }
     }
   };

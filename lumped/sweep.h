@@ -43,14 +43,19 @@ struct SweepPoint {
 constexpr int kMaxSweepThreads = 256;
 
 // Solves every point with `threads` worker threads, in order. When `stop` is given and becomes
-// true (a signal), the workers take no new point: the rows not reached keep an empty `scalars`.
+// true (a signal), the workers take no new point and the points being solved end at their next
+// check (SolveControl): the rows not finished keep an empty `scalars` and `error`. `solved`, when
+// given, is called after each point with the number finished so far (from the worker threads,
+// one call at a time).
 std::vector<SweepPoint> run_sweep(const cases::Case& base, const SweepRange& range, int threads,
-                                  const std::atomic<bool>* stop = nullptr);
+                                  const std::atomic<bool>* stop = nullptr,
+                                  const std::function<void(int solved)>& solved = {});
 // The same at given values of the variable (any order, any spacing; the Python module's sweep):
 // row i is values[i], solved exactly as the range's point of that value.
 std::vector<SweepPoint> run_sweep(const cases::Case& base, SweepVariable variable,
                                   const std::vector<double>& values, int threads,
-                                  const std::atomic<bool>* stop = nullptr);
+                                  const std::atomic<bool>* stop = nullptr,
+                                  const std::function<void(int solved)>& solved = {});
 
 // The model names of a sweep over several models (`rebound sweep --models`, rebound.sweep's
 // models=): every lumped.model (cases::lumped_model_names()) and "halfspace-beta0", the half-space

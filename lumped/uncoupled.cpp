@@ -206,7 +206,8 @@ Outcome solve_uncoupled(const Configuration& configuration) {
 // Seed 003's program, procedure main, step for step. Variable names follow the Pascal (i* = the
 // state at the start of the step, f* = at its end).
 
-Outcome solve_uncoupled_euler(const Configuration& configuration, EulerConeTest cone_test) {
+Outcome solve_uncoupled_euler(const Configuration& configuration, EulerConeTest cone_test,
+                              const SolveControl& control) {
   check(configuration, "uncoupled-euler");
   const double ht = configuration.euler_step;
   if (!(ht > 0) || !std::isfinite(ht))
@@ -297,11 +298,13 @@ Outcome solve_uncoupled_euler(const Configuration& configuration, EulerConeTest 
     }
   };
 
+  const double hertz_duration = hertz_normal_impact(configuration).duration;
   Row previous{};
   long i = 0;
   double fDn = Dn;
   while (fDn <= 0) {
     if (i > max_steps) throw std::runtime_error("uncoupled-euler: no separation before tau = 1000");
+    if (i % 4096 == 0) control.check(i * ht, hertz_duration);
     const double iGt = Gt, iGn = Gn, iDt = Dt, iDn = Dn, iEps = Eps;
     if (i != 0) {
       // (mu = 0: the cone is the point eps = 0, where "<=" would let the spring stretch.)

@@ -68,7 +68,9 @@ enum class EulerConeTest { on_cone_sticks, as_printed };
 // normal works are the left-point sums of delta_n' dgamma_n over each phase. alpha < 0 is solved
 // as the mirror image (alpha, theta) -> (-alpha, -theta) (the program's first slip step would
 // put the spring on the wrong side). model = "uncoupled-euler".
+// control is checked every 4096 steps.
 Outcome solve_uncoupled_euler(const Configuration& configuration,
-                              EulerConeTest cone_test = EulerConeTest::on_cone_sticks);
+                              EulerConeTest cone_test = EulerConeTest::on_cone_sticks,
+                              const SolveControl& control = {});
 
 }  // namespace rebound::lumped

@@ -17,7 +17,8 @@ const std::vector<std::string>& lumped_output_patterns() {
 }
 
 LumpedSolution solve_lumped_into(const cases::Case& c, const cases::Derived& d,
-                                 const std::string& directory, int frames, bool plots) {
+                                 const std::string& directory, int frames, bool plots,
+                                 const lumped::SolveControl& control) {
   // The folder is this run's while it writes: locked, earlier results under these names removed,
   // a manifest at the end (also when the solve fails).
   observables::OutputFolder folder(directory, lumped_output_patterns(),
@@ -31,7 +32,10 @@ LumpedSolution solve_lumped_into(const cases::Case& c, const cases::Derived& d,
   };
   lumped::Outcome outcome;
   try {
-    outcome = lumped::solve(c, d);
+    outcome = lumped::solve(c, d, true, control);
+  } catch (const lumped::Interrupted&) {
+    folder.finish("interrupted");
+    throw;
   } catch (const std::exception&) {
     folder.finish("failed");
     throw;

@@ -8,6 +8,7 @@
 
 #include "cases/case.h"
 #include "cases/derived.h"
+#include "lumped/outcome.h"
 #include "observables/history.h"
 #include "observables/quantities.h"
 #include "studies/plots.h"
@@ -33,8 +34,10 @@ const std::vector<std::string>& lumped_output_patterns();
 // written (observables::FolderBusy when another run holds it) and earlier results in it under
 // these names (plots included) are removed first. Plots that cannot be drawn do not fail the
 // solve (LumpedSolution::plots says why). Throws lumped::SolveError when the solve fails (the
-// manifest then says "failed").
+// manifest then says "failed"), lumped::Interrupted when `control` stops it (manifest
+// "interrupted"; nothing else written).
 LumpedSolution solve_lumped_into(const cases::Case& c, const cases::Derived& d,
-                                 const std::string& directory, int frames, bool plots = false);
+                                 const std::string& directory, int frames, bool plots = false,
+                                 const lumped::SolveControl& control = {});
 
 }  // namespace rebound::studies

@@ -626,6 +626,46 @@ TEST(Cli, InterruptedSweepExits130AndWritesNothing) {
   EXPECT_EQ(manifest["status"], "interrupted");
 }
 
+// A half-space case that takes over ten minutes (128 cells, 4000 steps per Hertz duration): after
+// 2 s `rebound lumped` shows a progress line, SIGTERM ends the solve inside its time loop (exit
+// 130, how far it got, no summary.json, the manifest "interrupted"); `rebound sweep` of one such
+// point ends it too (without the check inside the solve both would run to their end).
+TEST(Cli, InterruptedHalfSpaceSolveStopsInsideItsTimeLoop) {
+  const fs::path dir = scratch("lumped-interrupted");
+  const std::string case_file =
+      write(dir / "slow.json", R"({"name": "slow", "body": {"shape": "sphere", "radius": 0.05},
+  "material": {"young_modulus": 7e10, "poisson_ratio": 0.3, "density": 2700},
+  "contact": {"friction": 0.1}, "impact": {"normal_speed": 0.5, "psi1": 2},
+  "lumped": {"model": "halfspace", "cells": 128, "time_steps": 4000}})");
+  const Invocation r = rebound::test::shell("exec 2>&1; " REBOUND_BINARY " lumped " + case_file +
+                                            " --no-plots -o " + dir.string() +
+                                            " & pid=$!; sleep 3; kill -TERM $pid; wait $pid; "
+                                            "echo \"exit $?\"");
+  EXPECT_NE(r.output.find("exit 130"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("halfspace: contact time"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("rebound lumped: interrupted at"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("% of Hertz's contact duration"), std::string::npos) << r.output;
+  EXPECT_FALSE(fs::exists(dir / "lumped" / "summary.json"));
+  nlohmann::json manifest;
+  std::ifstream(dir / "lumped" / "manifest.json") >> manifest;
+  EXPECT_EQ(manifest["status"], "interrupted");
+}
+
+TEST(Cli, InterruptedSweepEndsTheHalfSpacePointBeingSolved) {
+  const fs::path dir = scratch("sweep-halfspace-interrupted");
+  const std::string case_file =
+      write(dir / "slow.json", R"({"name": "slow", "body": {"shape": "sphere", "radius": 0.05},
+  "material": {"young_modulus": 7e10, "poisson_ratio": 0.3, "density": 2700},
+  "contact": {"friction": 0.1}, "impact": {"normal_speed": 0.5, "psi1": 2},
+  "lumped": {"model": "halfspace", "cells": 128, "time_steps": 4000}})");
+  const Invocation r = rebound::test::shell(
+      "exec 2>&1; " REBOUND_BINARY " sweep " + case_file + " --psi1 2:2:1 -q --no-plots -o " +
+      dir.string() + " & pid=$!; sleep 1; kill -TERM $pid; wait $pid; echo \"exit $?\"");
+  EXPECT_NE(r.output.find("exit 130"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("interrupted after 0 of 1 lumped points"), std::string::npos) << r.output;
+  EXPECT_FALSE(fs::exists(dir / "sweep.csv"));
+}
+
 // init -o DIR where DIR is a directory: bad input (exit 2) naming it, also with --force.
 TEST(Cli, InitIntoADirectoryIsBadInput) {
   const fs::path dir = scratch("init-dir");

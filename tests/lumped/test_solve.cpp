@@ -2,8 +2,11 @@
 // checks.h); a failed solve names the case file, the reason and the inputs that decide it.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <string>
+#include <vector>
 
 #include "cases/case.h"
 #include "cases/derived.h"
@@ -169,6 +172,56 @@ TEST(LumpedSolve, EveryNumberOfTheSummaryHasAUnit) {
         }
       }
       EXPECT_EQ(j["units"]["eta"], "m");
+    }
+  }
+}
+
+// SolveControl: the models whose cost the case sets report the contact time over Hertz's duration
+// (lumped::hertz_normal_impact) and stop when asked. On Hertz's own problem (frictionless, normal)
+// the last report is the end of the contact, so it lands on 1 within the model's step and
+// discretisation error (half-space: < 2e-4 in duration, docs/HALFSPACE.md; MDR bed: its node
+// spacing; Euler h = 0.01 over tau_c = 3.2: 1 step, checked every 4096 so the last is at 0): the
+// estimate the progress line and the interruption message print is right where it can be checked.
+// A stop asked at 30 % of it ends the solve there with lumped::Interrupted, not a SolveError.
+TEST(LumpedSolve, ControlReportsProgressAgainstHertzAndStops) {
+  const cases::Case hertz = cases::load_case(REBOUND_SOURCE_DIR "/cases/hertz-steel-sphere.json");
+  for (const char* model : {"halfspace", "mdr", "uncoupled-euler"}) {
+    cases::Case c = hertz;
+    c.lumped.model = model;
+    c.lumped.euler_step = 1e-5;  // ~3.2e5 steps: checks at every 4096th
+    const cases::Derived d = cases::derive(c);
+    std::vector<double> reported;
+    lumped::SolveControl control;
+    control.progress = [&reported](double fraction) { reported.push_back(fraction); };
+    const lumped::Outcome o = lumped::solve(c, d, true, control);
+    ASSERT_GE(reported.size(), 10u) << model;
+    double interval = 0;  // the largest step between two checks
+    for (std::size_t i = 1; i < reported.size(); ++i) {
+      ASSERT_GT(reported[i], reported[i - 1]) << model << " report " << i;
+      interval = std::max(interval, reported[i] - reported[i - 1]);
+    }
+    const double hertz_duration =
+        lumped::hertz_normal_impact(lumped::configuration_of(c, d)).duration;
+    const double end = o.duration / hertz_duration;  // 0.99981, 1.0000000, 0.9999986 measured
+    EXPECT_NEAR(end, 1.0, 5e-4) << model;
+    EXPECT_LE(reported.back(), end) << model;
+    EXPECT_GE(reported.back(), end - 1.01 * interval) << model;
+    EXPECT_LT(interval, 0.02) << model;  // halfspace 1/100 steps, Euler 4096 h / tau_c = 0.013
+
+    std::atomic<bool> stop{false};
+    control.stop = &stop;
+    control.progress = [&stop](double fraction) {
+      if (fraction >= 0.3) stop = true;
+    };
+    try {
+      lumped::solve(c, d, true, control);
+      FAIL() << model << ": expected lumped::Interrupted";
+    } catch (const lumped::Interrupted& interrupted) {
+      EXPECT_GE(interrupted.fraction, 0.3) << model;
+      // set at the first report past 0.3, seen at the next check
+      EXPECT_LT(interrupted.fraction, 0.3 + 2.02 * interval) << model;
+      EXPECT_NE(std::string(interrupted.what()).find("% of Hertz's contact duration"),
+                std::string::npos);
     }
   }
 }

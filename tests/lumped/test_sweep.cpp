@@ -2,6 +2,7 @@
 // command line's): the same point, bit for bit, whatever the order, spacing and thread count.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <cmath>
 #include <sstream>
 #include <stdexcept>
@@ -70,6 +71,37 @@ TEST(Sweep, ValuesOutsideTheRangeAreRowErrorsAndEmptyValuesNoRows) {
   EXPECT_NE(rows[1].error.find("< 0"), std::string::npos) << rows[1].error;
   EXPECT_NE(rows[2].error.find("not finite"), std::string::npos) << rows[2].error;
   EXPECT_TRUE(lumped::run_sweep(base, lumped::SweepVariable::psi1, {}, 4).empty());
+}
+
+// The points-finished callback counts 1, 2, ... one call at a time (3 threads); a stop asked
+// from it after the second point of a one-thread sweep leaves exactly two rows solved, the rest
+// empty (neither scalars nor error). (A stop during a point, which ends it inside the solve, is
+// tested through the command: Cli.InterruptedSweepEndsTheHalfSpacePointBeingSolved.)
+TEST(Sweep, ReportsEachPointAndStopsWhenAsked) {
+  const cases::Case base = sphere();
+  lumped::SweepRange range;
+  range.variable = lumped::SweepVariable::psi1;
+  range.start = 0.5;
+  range.stop = 6;
+  range.count = 12;
+  std::vector<int> counts;
+  lumped::run_sweep(base, range, 3, nullptr, [&counts](int solved) { counts.push_back(solved); });
+  ASSERT_EQ(counts.size(), 12u);
+  for (int i = 0; i < 12; ++i) EXPECT_EQ(counts[std::size_t(i)], i + 1);
+
+  std::atomic<bool> stop{false};
+  const auto rows = lumped::run_sweep(base, range, 1, &stop, [&stop](int solved) {
+    if (solved == 2) stop = true;
+  });
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    EXPECT_EQ(rows[i].scalars.empty(), i >= 2) << i;
+    EXPECT_TRUE(rows[i].error.empty()) << i << ": " << rows[i].error;
+  }
+
+  // Already stopped: the half-space points (seconds each) are not solved at all.
+  const cases::Case halfspace = lumped::case_with_model(base, "halfspace");
+  const auto none = lumped::run_sweep(halfspace, range, 2, &stop);
+  for (const auto& row : none) EXPECT_TRUE(row.scalars.empty() && row.error.empty());
 }
 
 // --models: every lumped.model and halfspace-beta0 are accepted; an unknown, empty or repeated
