@@ -2,17 +2,22 @@
 // libraries the command line uses, never re-implementing them: cases::load_case/parse_case (the
 // Case and CaseError), lumped::solve + lumped::summary_json + lumped::history_table (what
 // `rebound lumped` writes to summary.json and history.csv) and lumped::run_sweep (what `rebound
-// sweep` writes to sweep.csv). The solves run with the GIL released. The pure-Python half
+// sweep` writes to sweep.csv). The solves run with the GIL released, and Ctrl-C stops them
+// (KeyboardInterrupt). The pure-Python half
 // (python/rebound/*.py) turns sweeps into DataFrames and reads result folders.
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <cmath>
+#include <future>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "cases/case.h"
@@ -148,17 +153,43 @@ py::dict history_dict(const observables::History& history) {
   return out;
 }
 
+// Runs `work` (C++ only: no Python object may be touched) on a thread of its own, the GIL
+// released, while this thread checks Python's signals every 0.1 s: Ctrl-C (KeyboardInterrupt, in
+// a terminal or Jupyter's "interrupt") sets the stop flag `work` hands to the solver
+// (lumped::SolveControl, run_sweep), waits for it to stop at its next check and raises in Python.
+// The work's own exceptions reach Python as they would without the thread.
+template <class Work>
+auto run_interruptibly(Work work) -> decltype(work(nullptr)) {
+  std::atomic<bool> stop{false};
+  auto result = std::async(std::launch::async, [&work, &stop] { return work(&stop); });
+  for (;;) {
+    {
+      py::gil_scoped_release release;
+      if (result.wait_for(std::chrono::milliseconds(100)) == std::future_status::ready) break;
+    }
+    if (PyErr_CheckSignals() != 0) {  // a Python signal handler raised (KeyboardInterrupt)
+      stop = true;
+      {
+        py::gil_scoped_release release;
+        result.wait();  // its outcome (lumped::Interrupted, or a result just finished) is dropped
+      }
+      throw py::error_already_set();
+    }
+  }
+  return result.get();
+}
+
 py::dict solve_lumped(const py::object& what, bool history) {
   const cases::Case c = load_case_object(what);
-  json summary;
-  observables::History table;
-  {
-    py::gil_scoped_release release;
+  const auto [summary, table] = run_interruptibly([&c, history](const std::atomic<bool>* stop) {
+    lumped::SolveControl control;
+    control.stop = stop;
     const cases::Derived d = cases::derive(c);
-    const lumped::Outcome outcome = lumped::solve(c, d, history);
-    summary = lumped::summary_json(c, d, outcome);
-    if (history) table = lumped::history_table(lumped::history_rows(c, d, outcome));
-  }
+    const lumped::Outcome outcome = lumped::solve(c, d, history, control);
+    return std::make_pair(lumped::summary_json(c, d, outcome),
+                          history ? lumped::history_table(lumped::history_rows(c, d, outcome))
+                                  : observables::History{});
+  });
   py::dict out = to_python(summary);
   if (history) out["history"] = history_dict(table);
   return out;
@@ -198,11 +229,10 @@ py::dict run_sweep(const py::object& what, const std::string& variable_name,
     lumped::case_at(base, variable, *low);
     lumped::case_at(base, variable, *high);
   }
-  std::vector<lumped::SweepPoint> rows;
-  {
-    py::gil_scoped_release release;
-    rows = lumped::run_sweep(base, variable, values, threads);
-  }
+  const std::vector<lumped::SweepPoint> rows =
+      run_interruptibly([&base, variable, &values, threads](const std::atomic<bool>* stop) {
+        return lumped::run_sweep(base, variable, values, threads, stop);
+      });
   const auto& keys = observables::summary_scalar_keys();
   const auto n = static_cast<py::ssize_t>(rows.size());
   py::dict out;
