@@ -181,6 +181,11 @@ observables::ResultExpectations expectations_of(const cases::Case& c) {
 
 }  // namespace
 
+bool checks_solve_control(const cases::Case& c) {
+  const std::string& m = c.lumped.model;
+  return m == "halfspace" || m == "mdr" || m == "uncoupled-euler";
+}
+
 Outcome solve(const cases::Case& c, const cases::Derived& d, bool record_history,
               const SolveControl& control) {
   const Configuration configuration = configuration_of(c, d);

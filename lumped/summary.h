@@ -32,6 +32,10 @@ class SolveError : public std::runtime_error {
 Outcome solve(const cases::Case& c, const cases::Derived& d, bool record_history = true,
               const SolveControl& control = {});
 
+// True when the case's lumped model checks a SolveControl (halfspace, mdr, uncoupled-euler:
+// their cost is set by the case); the others take milliseconds at most.
+bool checks_solve_control(const cases::Case& c);
+
 // True when the case's lumped model restitutes the normal motion elastically (Newton's e_N = 1 in
 // any sliding impact: lai, uncoupled, uncoupled-euler, mdr and halfspace with the Hertz normal
 // law), so that gross slip follows cases::Derived::gross_slip_offset's line; false for a
