@@ -125,11 +125,47 @@ const nlohmann::json& summary_units() {
   return units;
 }
 
+namespace {
+
+bool is_numbers(const nlohmann::json& value) {
+  if (value.is_number()) return true;
+  if (!value.is_array() || value.empty()) return false;
+  for (const auto& element : value)
+    if (!is_numbers(element)) return false;
+  return true;
+}
+
+void collect_number_names(const nlohmann::json& value, const std::string& name,
+                          std::vector<std::string>& names) {
+  if (is_numbers(value)) {
+    if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+  } else if (value.is_object()) {
+    for (const auto& [key, child] : value.items())
+      collect_number_names(child, name.empty() ? key : name + "." + key, names);
+  } else if (value.is_array()) {
+    for (const auto& element : value)
+      if (element.is_object()) collect_number_names(element, name, names);
+  }
+}
+
+}  // namespace
+
+std::vector<std::string> number_names(const nlohmann::json& summary) {
+  std::vector<std::string> names;
+  for (const auto& [key, value] : summary.items())
+    if (key != "units" && key != "provenance") collect_number_names(value, key, names);
+  return names;
+}
+
 void list_units(nlohmann::json& summary) {
   // Those of every number the summary holds (its details: a solver's scales, run statistics).
+  const std::vector<std::string> names = number_names(summary);
   nlohmann::json& units = summary["units"];
-  for (const auto& [key, value] : summary.items())
-    if (value.is_number() && !units.contains(key) && has_unit(key)) units[key] = unit_of(key);
+  for (const std::string& name : names)
+    if (!units.contains(name) && has_unit(name)) units[name] = unit_of(name);
+  if (summary.value("stick_slip_phases_axis", "") == "normal_impulse")
+    for (const char* name : {"stick_slip_phases.start", "stick_slip_phases.end"})
+      if (units.contains(name)) units[name] = "N s";
 }
 
 nlohmann::json to_json(const Summary& s) {

@@ -87,8 +87,16 @@ struct Summary {
 nlohmann::json to_json(const Summary& summary);
 // The unit of every rebound quantity of a summary.json ("1": dimensionless), written under "units".
 const nlohmann::json& summary_units();
-// Adds to summary["units"] the unit of every top-level number of `summary` the unit table knows
-// (to_json does it; a solver that adds numbers to a summary afterwards calls it again).
+// The numbers of a summary by name: a top-level key ("contact_duration"), or the dotted path of
+// one inside an object ("hertz.duration", "mesh.stable_time_step_estimate.p1") or in the objects
+// of an array ("stick_slip_phases.start"); a name stands for a number or an array of numbers
+// (vectors, matrices). "units" and "provenance" (the case as read: cases/README.md gives its
+// units) are left out.
+std::vector<std::string> number_names(const nlohmann::json& summary);
+// Adds to summary["units"] the unit of every number of `summary` (number_names) the unit table
+// knows (to_json does it; a solver that adds numbers to a summary afterwards calls it again). The
+// phases' start and end are in N s when "stick_slip_phases_axis" is "normal_impulse" (the
+// rigid-body laws), else in s.
 void list_units(nlohmann::json& summary);
 // The rebound quantities back from a summary.json (missing or null keys: NaN).
 ReboundQuantities quantities_from_json(const nlohmann::json& summary);

@@ -12,6 +12,7 @@
 #include "cases/derived.h"
 #include "lumped/normal_laws.h"
 #include "lumped/summary.h"
+#include "observables/quantities.h"
 
 using namespace rebound;
 
@@ -149,7 +150,8 @@ TEST(LumpedSolve, GrossSlipLineOfTheCaseHoldsAtAnyTheta) {
 }
 
 // Every number a lumped summary.json holds has its unit under "units" (the rebound quantities and
-// the details: Lai's eta, a dissipative law's damping and restitutions), for every model.
+// the details: Lai's eta, a dissipative law's damping and restitutions, the non-dimensional
+// results and the phases, by dotted path), for every model.
 TEST(LumpedSolve, EveryNumberOfTheSummaryHasAUnit) {
   const cases::Case base = cases::load_case(REBOUND_SOURCE_DIR "/cases/sphere-lai-psi2.json");
   for (const char* model : {"lai", "uncoupled", "uncoupled-euler", "mdr", "halfspace", "newton",
@@ -166,12 +168,14 @@ TEST(LumpedSolve, EveryNumberOfTheSummaryHasAUnit) {
       if (m == "brach") c.lumped.impulse_ratio = 0.2;
       const cases::Derived d = cases::derive(c);
       const nlohmann::json j = lumped::summary_json(c, d, lumped::solve(c, d, false));
-      for (const auto& [key, value] : j.items()) {
-        if (value.is_number()) {
-          EXPECT_TRUE(j["units"].contains(key)) << model << " " << law << ": " << key;
-        }
-      }
+      for (const std::string& name : observables::number_names(j))
+        EXPECT_TRUE(j["units"].contains(name)) << model << " " << law << ": " << name;
       EXPECT_EQ(j["units"]["eta"], "m");
+      EXPECT_EQ(j["units"]["non_dimensional.gamma_n"], "1");
+      // The phases run along the normal impulse for the rigid-body laws, along time otherwise.
+      if (!j["stick_slip_phases"].empty()) {
+        EXPECT_EQ(j["units"]["stick_slip_phases.start"], rigid ? "N s" : "s") << model;
+      }
     }
   }
 }

@@ -240,6 +240,23 @@ TEST(Quantities, EverySummaryKeyHasAUnit) {
   }
 }
 
+// number_names: top-level numbers by key, numbers in objects by dotted path, arrays of numbers
+// (vectors, matrices) as one name, the objects of an array under one name; not "units" nor
+// "provenance", nor strings, booleans, nulls or empty arrays.
+TEST(Quantities, NumberNamesAreDottedPaths) {
+  const nlohmann::json j = nlohmann::json::parse(R"({
+    "a": 1, "s": "x", "b": true, "n": null, "e": [],
+    "v": [1, 2], "m": [[1, 2], [3, 4]],
+    "o": {"x": 1, "p": {"q": 2.5}, "t": "y"},
+    "phases": [{"start": 0, "end": 1, "mode": "stick"}, {"start": 1, "end": 2, "mode": "slip"}],
+    "units": {"a": "m"}, "provenance": {"r": 3}})");
+  const std::vector<std::string> expected = {"a", "m", "o.p.q", "o.x", "phases.end", "phases.start",
+                                             "v"};
+  std::vector<std::string> names = number_names(j);
+  std::sort(names.begin(), names.end());
+  EXPECT_EQ(names, expected);
+}
+
 // The convention of the CSV headers (observables/units.h), and its inverse.
 TEST(Units, CsvColumnsCarryTheirSiUnit) {
   EXPECT_EQ(csv_column("time"), "time_s");
@@ -258,8 +275,8 @@ TEST(Units, CsvColumnsCarryTheirSiUnit) {
   std::set<std::string> names;
   for (const auto& [name, unit] : unit_table()) {
     EXPECT_TRUE(names.insert(name).second) << name << " listed twice";
-    EXPECT_TRUE((std::set<std::string>{"", "1", "s", "m", "m^2", "m/s", "rad", "rad/s", "N", "N s",
-                                       "J", "kg", "s/m", "1/s", "1/s^2"})
+    EXPECT_TRUE((std::set<std::string>{"", "1", "s", "m", "m^2", "m^3", "m/s", "rad", "rad/s", "N",
+                                       "N s", "J", "kg", "kg m^2", "s/m", "1/s", "1/s^2"})
                     .count(unit))
         << name << ": " << unit;
     EXPECT_EQ(plain_column(csv_column(name)), name);
