@@ -612,12 +612,32 @@ TEST(Cli, SweepOwnsItsFilesInASharedFolder) {
 // SIGTERM (as Ctrl-C) during a lumped sweep: no new point, nothing written, exit 130, and
 // manifest-sweep.json says "interrupted". Two million points take tens of seconds here (about
 // 20 us each on 2 threads), so the signal after one second arrives mid-sweep.
+namespace {
+
+// Runs `rebound ARGUMENTS` in the background, sends it SIGTERM after `seconds` and waits: its
+// output (standard error included) ends with "exit STATUS".
+Invocation run_and_terminate(const std::string& arguments, int seconds) {
+  return rebound::test::shell("exec 2>&1; " REBOUND_BINARY " " + arguments + " & pid=$!; sleep " +
+                              std::to_string(seconds) +
+                              "; kill -TERM $pid; wait $pid; echo \"exit $?\"");
+}
+
+// A half-space case that takes over ten minutes (128 cells, 4000 steps per Hertz duration).
+std::string slow_halfspace_case(const fs::path& dir) {
+  return write(dir / "slow.json", R"({"name": "slow", "body": {"shape": "sphere", "radius": 0.05},
+  "material": {"young_modulus": 7e10, "poisson_ratio": 0.3, "density": 2700},
+  "contact": {"friction": 0.1}, "impact": {"normal_speed": 0.5, "psi1": 2},
+  "lumped": {"model": "halfspace", "cells": 128, "time_steps": 4000}})");
+}
+
+}  // namespace
+
 TEST(Cli, InterruptedSweepExits130AndWritesNothing) {
   const fs::path dir = scratch("sweep-interrupted");
-  const Invocation r = rebound::test::shell(
-      "exec 2>&1; " REBOUND_BINARY " sweep " + kCases +
-      "sphere-lai-psi2.json --psi1 0:8:2000000 -q --no-plots -o " + dir.string() +
-      " & pid=$!; sleep 1; kill -TERM $pid; wait $pid; echo \"exit $?\"");
+  const Invocation r = run_and_terminate(
+      "sweep " + kCases + "sphere-lai-psi2.json --psi1 0:8:2000000 -q --no-plots -o " +
+          dir.string(),
+      1);
   EXPECT_NE(r.output.find("exit 130"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("rebound sweep: interrupted after"), std::string::npos) << r.output;
   EXPECT_FALSE(fs::exists(dir / "sweep.csv"));
@@ -626,21 +646,14 @@ TEST(Cli, InterruptedSweepExits130AndWritesNothing) {
   EXPECT_EQ(manifest["status"], "interrupted");
 }
 
-// A half-space case that takes over ten minutes (128 cells, 4000 steps per Hertz duration): after
-// 2 s `rebound lumped` shows a progress line, SIGTERM ends the solve inside its time loop (exit
-// 130, how far it got, no summary.json, the manifest "interrupted"); `rebound sweep` of one such
-// point ends it too (without the check inside the solve both would run to their end).
+// On slow_halfspace_case, after 2 s `rebound lumped` shows a progress line, SIGTERM ends the solve
+// inside its time loop (exit 130, how far it got, no summary.json, the manifest "interrupted");
+// `rebound sweep` of one such point ends it too (without the check inside the solve both would run
+// to their end).
 TEST(Cli, InterruptedHalfSpaceSolveStopsInsideItsTimeLoop) {
   const fs::path dir = scratch("lumped-interrupted");
-  const std::string case_file =
-      write(dir / "slow.json", R"({"name": "slow", "body": {"shape": "sphere", "radius": 0.05},
-  "material": {"young_modulus": 7e10, "poisson_ratio": 0.3, "density": 2700},
-  "contact": {"friction": 0.1}, "impact": {"normal_speed": 0.5, "psi1": 2},
-  "lumped": {"model": "halfspace", "cells": 128, "time_steps": 4000}})");
-  const Invocation r = rebound::test::shell("exec 2>&1; " REBOUND_BINARY " lumped " + case_file +
-                                            " --no-plots -o " + dir.string() +
-                                            " & pid=$!; sleep 3; kill -TERM $pid; wait $pid; "
-                                            "echo \"exit $?\"");
+  const Invocation r =
+      run_and_terminate("lumped " + slow_halfspace_case(dir) + " --no-plots -o " + dir.string(), 3);
   EXPECT_NE(r.output.find("exit 130"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("halfspace: contact time"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("rebound lumped: interrupted at"), std::string::npos) << r.output;
@@ -653,14 +666,8 @@ TEST(Cli, InterruptedHalfSpaceSolveStopsInsideItsTimeLoop) {
 
 TEST(Cli, InterruptedSweepEndsTheHalfSpacePointBeingSolved) {
   const fs::path dir = scratch("sweep-halfspace-interrupted");
-  const std::string case_file =
-      write(dir / "slow.json", R"({"name": "slow", "body": {"shape": "sphere", "radius": 0.05},
-  "material": {"young_modulus": 7e10, "poisson_ratio": 0.3, "density": 2700},
-  "contact": {"friction": 0.1}, "impact": {"normal_speed": 0.5, "psi1": 2},
-  "lumped": {"model": "halfspace", "cells": 128, "time_steps": 4000}})");
-  const Invocation r = rebound::test::shell(
-      "exec 2>&1; " REBOUND_BINARY " sweep " + case_file + " --psi1 2:2:1 -q --no-plots -o " +
-      dir.string() + " & pid=$!; sleep 1; kill -TERM $pid; wait $pid; echo \"exit $?\"");
+  const Invocation r = run_and_terminate(
+      "sweep " + slow_halfspace_case(dir) + " --psi1 2:2:1 -q --no-plots -o " + dir.string(), 1);
   EXPECT_NE(r.output.find("exit 130"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("interrupted after 0 of 1 lumped points"), std::string::npos) << r.output;
   EXPECT_FALSE(fs::exists(dir / "sweep.csv"));

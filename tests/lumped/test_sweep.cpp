@@ -20,6 +20,15 @@ cases::Case sphere() {
   return cases::load_case(std::string(REBOUND_SOURCE_DIR) + "/cases/sphere-lai-psi2.json");
 }
 
+lumped::SweepRange psi1_range(double start, double stop, int count) {
+  lumped::SweepRange range;
+  range.variable = lumped::SweepVariable::psi1;
+  range.start = start;
+  range.stop = stop;
+  range.count = count;
+  return range;
+}
+
 void expect_same_point(const lumped::SweepPoint& a, const lumped::SweepPoint& b) {
   EXPECT_EQ(a.value, b.value);
   EXPECT_EQ(a.phases, b.phases);
@@ -40,11 +49,7 @@ void expect_same_point(const lumped::SweepPoint& a, const lumped::SweepPoint& b)
 
 TEST(Sweep, ValuesEqualTheRangeBitForBitInAnyOrderAndThreadCount) {
   const cases::Case base = sphere();
-  lumped::SweepRange range;
-  range.variable = lumped::SweepVariable::psi1;
-  range.start = 0.1;
-  range.stop = 8;
-  range.count = 41;
+  const lumped::SweepRange range = psi1_range(0.1, 8, 41);
   const auto by_range = lumped::run_sweep(base, range, 1);
   ASSERT_EQ(by_range.size(), 41u);
 
@@ -79,11 +84,7 @@ TEST(Sweep, ValuesOutsideTheRangeAreRowErrorsAndEmptyValuesNoRows) {
 // tested through the command: Cli.InterruptedSweepEndsTheHalfSpacePointBeingSolved.)
 TEST(Sweep, ReportsEachPointAndStopsWhenAsked) {
   const cases::Case base = sphere();
-  lumped::SweepRange range;
-  range.variable = lumped::SweepVariable::psi1;
-  range.start = 0.5;
-  range.stop = 6;
-  range.count = 12;
+  const lumped::SweepRange range = psi1_range(0.5, 6, 12);
   std::vector<int> counts;
   lumped::run_sweep(base, range, 3, nullptr, [&counts](int solved) { counts.push_back(solved); });
   ASSERT_EQ(counts.size(), 12u);
