@@ -229,7 +229,7 @@ bool ProgressLine::due(double fraction) {
 
 void ProgressLine::show(const std::string& text) {
   if (terminal_) {
-    std::fprintf(stderr, "\r%s  ", text.c_str());
+    std::fprintf(stderr, "\r\033[K%s", text.c_str());  // \033[K: clears the longer line before
     drawn_ = true;
   } else {
     std::fprintf(stderr, "%s\n", text.c_str());

@@ -101,10 +101,15 @@ class InterruptFlag {
 class ProgressLine {
  public:
   explicit ProgressLine(double silent_seconds = 0);
+  ~ProgressLine() { finish(); }  // also when an error unwinds: its message starts a new line
+  ProgressLine(const ProgressLine&) = delete;
+  ProgressLine& operator=(const ProgressLine&) = delete;
   bool terminal() const { return terminal_; }
   double elapsed_seconds() const;
   // Whether a line for this fraction done (in [0, 1]) is to be shown now; print it with show().
   bool due(double fraction);
+  // Starts the 10 % steps again (a solve that starts over: the half-space grid enlarged).
+  void restart() { last_decile_ = -1; }
   void show(const std::string& text);
   // Ends a line drawn in place (a newline), so that what follows starts on its own line.
   void finish();

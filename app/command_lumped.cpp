@@ -89,20 +89,32 @@ int command_lumped(const std::vector<std::string>& arguments) {
   // manifest saying "interrupted").
   const InterruptFlag interrupt;
   ProgressLine progress(2.0);
+  // The half-space solve starts over on a larger grid when the contact reaches the grid's edge:
+  // its contact time falls back, and the time left is measured from the attempt's start.
+  struct Attempt {
+    int number = 1;
+    double start = 0, last_fraction = 0;
+  } attempt;
   lumped::SolveControl control;
   control.stop = interrupt.flag();
   if (!args.flag("--quiet"))
-    control.progress = [&progress, &c](double fraction) {
+    control.progress = [&progress, &c, &attempt](double fraction) {
+      if (fraction < attempt.last_fraction - 0.05) {
+        ++attempt.number;
+        attempt.start = progress.elapsed_seconds();
+        progress.restart();
+      }
+      attempt.last_fraction = fraction;
       if (!progress.due(fraction)) return;
       const double elapsed = progress.elapsed_seconds();
-      char text[160];
-      std::snprintf(text, sizeof text, "  %s: contact time %.0f %% of Hertz's, %s elapsed%s%s",
-                    c.lumped.model.c_str(), 100 * fraction,
-                    studies::format_duration(elapsed).c_str(),
-                    fraction > 0.05 && fraction < 1 ? ", about " : "",
-                    fraction > 0.05 && fraction < 1
-                        ? (studies::format_duration(elapsed * (1 / fraction - 1)) + " left").c_str()
-                        : "");
+      std::string text = studies::format("  %s: contact time %.0f %% of Hertz's",
+                                         c.lumped.model.c_str(), 100 * fraction);
+      if (attempt.number > 1)
+        text += studies::format(" (attempt %d: the grid was enlarged)", attempt.number);
+      text += ", " + studies::format_duration(elapsed) + " elapsed";
+      if (fraction > 0.05 && fraction < 1)
+        text += ", about " +
+                studies::format_duration((elapsed - attempt.start) * (1 / fraction - 1)) + " left";
       progress.show(text);
     };
   std::optional<studies::LumpedSolution> solved;
@@ -111,8 +123,11 @@ int command_lumped(const std::vector<std::string>& arguments) {
                                         control);
   } catch (const lumped::Interrupted& stop) {
     progress.finish();
-    std::cerr << "rebound lumped: " << stop.what() << "; nothing written but " << directory
-              << "/manifest.json\n";
+    std::cerr << "rebound lumped: " << stop.what()
+              << (attempt.number > 1
+                      ? " (of attempt " + std::to_string(attempt.number) + ", on an enlarged grid)"
+                      : std::string())
+              << "; nothing written but " << directory << "/manifest.json\n";
     return 130;
   }
   progress.finish();

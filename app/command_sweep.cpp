@@ -286,10 +286,12 @@ int command_sweep(const std::vector<std::string>& arguments) {
   verbose.stage("read the case and checked the range");
   std::vector<lumped::ModelSweep> sweeps;
   {
-    // Ctrl-C or SIGTERM during the lumped points: no new point is started, nothing is written
-    // (sweep.csv holds only complete sweeps), exit 130.
+    // Ctrl-C or SIGTERM during the lumped points: no new point is started, the points being
+    // solved end at their next step, nothing is written (sweep.csv holds only complete sweeps),
+    // exit 130.
     const InterruptFlag interrupt;
-    // A sweep of the half-space model takes seconds per point: a progress line after 2 s.
+    // A sweep of the half-space model takes seconds to minutes per point: a progress line after
+    // 2 s, counting the share of the points being solved.
     ProgressLine progress(2.0);
     const int total = range.count * int(models.size());
     for (const auto& [name, c] : models) {
@@ -297,19 +299,26 @@ int command_sweep(const std::vector<std::string>& arguments) {
       const std::string model = name;
       const double model_start = progress.elapsed_seconds();
       const int points = range.count;
-      std::function<void(int)> solved;
+      std::function<void(double)> solved;
       // The models' costs differ by orders of magnitude (lai: microseconds, halfspace: seconds),
       // so the time left is the current model's, from its own rate.
       if (root && !quiet)
-        solved = [&progress, before, total, points, model, model_start](int count) {
-          if (!progress.due(double(before + count) / total)) return;
+        solved = [&progress, before, total, points, model, model_start](double done) {
+          if (!progress.due((before + done) / total)) return;
           const double elapsed = progress.elapsed_seconds();
-          const double per_point = (elapsed - model_start) / count;
-          progress.show(studies::format(
-              "  %d of %d lumped points (model %s: %d of %d, about %s left), %s elapsed",
-              before + count, total, model.c_str(), count, points,
-              studies::format_duration(per_point * (points - count)).c_str(),
-              studies::format_duration(elapsed).c_str()));
+          const std::string left =
+              done > 0.05
+                  ? ", about " +
+                        studies::format_duration((elapsed - model_start) / done * (points - done)) +
+                        " left"
+                  : "";
+          // "3 of 8" when whole points are done, "3.4 of 8" while some are being solved
+          const std::string model_done = done == std::floor(done) ? studies::format("%d", int(done))
+                                                                  : studies::format("%.1f", done);
+          progress.show(
+              studies::format("  %d of %d lumped points done (model %s: %s of %d%s), %s elapsed",
+                              before + int(done), total, model.c_str(), model_done.c_str(), points,
+                              left.c_str(), studies::format_duration(elapsed).c_str()));
         };
       sweeps.push_back({name, lumped::run_sweep(c, range, threads, interrupt.flag(), solved)});
       verbose.stage("lumped sweep solved for model " + name);

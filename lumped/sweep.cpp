@@ -68,28 +68,51 @@ void set_swept_value(cases::Case& c, const cases::Case& base, SweepVariable vari
 
 std::vector<SweepPoint> run_sweep(const cases::Case& base, const SweepRange& range, int threads,
                                   const std::atomic<bool>* stop,
-                                  const std::function<void(int solved)>& solved) {
+                                  const std::function<void(double points_done)>& progress) {
   std::vector<double> values(static_cast<std::size_t>(std::max(0, range.count)));
   for (int i = 0; i < range.count; ++i) values[static_cast<std::size_t>(i)] = range.value(i);
-  return run_sweep(base, range.variable, values, threads, stop, solved);
+  return run_sweep(base, range.variable, values, threads, stop, progress);
 }
 
 std::vector<SweepPoint> run_sweep(const cases::Case& base, SweepVariable variable,
                                   const std::vector<double>& values, int threads,
                                   const std::atomic<bool>* stop,
-                                  const std::function<void(int solved)>& solved) {
+                                  const std::function<void(double points_done)>& progress) {
   const int count = static_cast<int>(values.size());
   std::vector<SweepPoint> rows(values.size());
   std::atomic<int> next{0};
-  int finished = 0;
+  const int workers = std::min(std::max(1, threads), std::max(1, count));
+  // Progress: the points finished plus the share of each point being solved (its contact time
+  // over Hertz's duration, below 1), reported one call at a time.
   std::mutex report;
-  SolveControl control;
-  control.stop = stop;
-  auto worker = [&] {
+  int finished = 0;
+  std::vector<double> in_flight(static_cast<std::size_t>(workers), 0.0);
+  const auto report_progress = [&] {  // with `report` held
+    double done = finished;
+    for (const double share : in_flight) done += share;
+    try {
+      progress(done);
+    } catch (...) {  // a display that fails must not end the sweep (nor the thread: terminate)
+    }
+  };
+  auto worker = [&](std::size_t slot) {
     cases::Case c = base;  // one copy per thread, swept fields overwritten per point
+    SolveControl control;
+    control.stop = stop;
+    double shown = 0;
+    if (progress)
+      control.progress = [&](double fraction) {
+        fraction = std::clamp(fraction, 0.0, 0.99);
+        if (std::abs(fraction - shown) < 0.01) return;
+        shown = fraction;
+        const std::lock_guard<std::mutex> lock(report);
+        in_flight[slot] = fraction;
+        report_progress();
+      };
     for (int i = next++; i < count && !(stop && *stop); i = next++) {
       SweepPoint& point = rows[static_cast<std::size_t>(i)];
       point.value = values[static_cast<std::size_t>(i)];
+      shown = 0;
       try {
         set_swept_value(c, base, variable, point.value);
         const cases::Derived d = cases::derive(c);
@@ -104,16 +127,17 @@ std::vector<SweepPoint> run_sweep(const cases::Case& base, SweepVariable variabl
       } catch (const std::exception& error) {
         point.error = error.what();
       }
-      if (solved) {
+      if (progress) {
         const std::lock_guard<std::mutex> lock(report);
-        solved(++finished);
+        in_flight[slot] = 0;
+        ++finished;
+        report_progress();
       }
     }
   };
   std::vector<std::thread> pool;
-  for (int t = 1; t < std::min(std::max(1, threads), std::max(1, count)); ++t)
-    pool.emplace_back(worker);
-  worker();
+  for (int t = 1; t < workers; ++t) pool.emplace_back(worker, std::size_t(t));
+  worker(0);
   for (auto& thread : pool) thread.join();
   return rows;
 }

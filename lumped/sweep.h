@@ -44,18 +44,20 @@ constexpr int kMaxSweepThreads = 256;
 
 // Solves every point with `threads` worker threads, in order. When `stop` is given and becomes
 // true (a signal), the workers take no new point and the points being solved end at their next
-// check (SolveControl): the rows not finished keep an empty `scalars` and `error`. `solved`, when
-// given, is called after each point with the number finished so far (from the worker threads,
-// one call at a time).
+// check (SolveControl): the rows not finished keep an empty `scalars` and `error`. `progress`,
+// when given, is called (from the worker threads, one call at a time) with the points done: those
+// finished plus, for the models that report it (the half-space, MDR and Euler solves), the share
+// of each point being solved (its contact time over Hertz's duration, at most 0.99, reported in
+// steps of 0.01); an integer after each point.
 std::vector<SweepPoint> run_sweep(const cases::Case& base, const SweepRange& range, int threads,
                                   const std::atomic<bool>* stop = nullptr,
-                                  const std::function<void(int solved)>& solved = {});
+                                  const std::function<void(double points_done)>& progress = {});
 // The same at given values of the variable (any order, any spacing; the Python module's sweep):
 // row i is values[i], solved exactly as the range's point of that value.
 std::vector<SweepPoint> run_sweep(const cases::Case& base, SweepVariable variable,
                                   const std::vector<double>& values, int threads,
                                   const std::atomic<bool>* stop = nullptr,
-                                  const std::function<void(int solved)>& solved = {});
+                                  const std::function<void(double points_done)>& progress = {});
 
 // The model names of a sweep over several models (`rebound sweep --models`, rebound.sweep's
 // models=): every lumped.model (cases::lumped_model_names()) and "halfspace-beta0", the half-space

@@ -360,8 +360,8 @@ Outcome solve_uncoupled_euler(const Configuration& configuration, EulerConeTest 
   outcome.notes.push_back(note.str());
   if (Mu == 0) outcome.notes.push_back("mu = 0: c = 0 (the program's ln(0) is undefined)");
   if (stride > 1)
-    outcome.notes.push_back("history: every " + std::to_string(stride) + "th state of " +
-                            std::to_string(k + 1) + " and the last (" +
+    outcome.notes.push_back("history: one state in " + std::to_string(stride) + " of " +
+                            std::to_string(k + 1) + ", and the last (" +
                             std::to_string(outcome.history.size()) + " samples)");
   if (min_dissipation < -1e-12 || max_drop > 1e-12) {
     std::ostringstream d;

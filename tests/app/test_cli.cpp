@@ -646,14 +646,14 @@ TEST(Cli, InterruptedSweepExits130AndWritesNothing) {
   EXPECT_EQ(manifest["status"], "interrupted");
 }
 
-// On slow_halfspace_case, after 2 s `rebound lumped` shows a progress line, SIGTERM ends the solve
-// inside its time loop (exit 130, how far it got, no summary.json, the manifest "interrupted");
-// `rebound sweep` of one such point ends it too (without the check inside the solve both would run
-// to their end).
+// On slow_halfspace_case, after 2 s `rebound lumped` shows a progress line (killed at 5 s), SIGTERM
+// ends the solve inside its time loop (exit 130, how far it got, no summary.json, the manifest
+// "interrupted"); `rebound sweep` of one such point ends it too (without the check inside the solve
+// both would run to their end).
 TEST(Cli, InterruptedHalfSpaceSolveStopsInsideItsTimeLoop) {
   const fs::path dir = scratch("lumped-interrupted");
   const Invocation r =
-      run_and_terminate("lumped " + slow_halfspace_case(dir) + " --no-plots -o " + dir.string(), 3);
+      run_and_terminate("lumped " + slow_halfspace_case(dir) + " --no-plots -o " + dir.string(), 5);
   EXPECT_NE(r.output.find("exit 130"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("halfspace: contact time"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("rebound lumped: interrupted at"), std::string::npos) << r.output;
@@ -667,7 +667,7 @@ TEST(Cli, InterruptedHalfSpaceSolveStopsInsideItsTimeLoop) {
 TEST(Cli, InterruptedSweepEndsTheHalfSpacePointBeingSolved) {
   const fs::path dir = scratch("sweep-halfspace-interrupted");
   const Invocation r = run_and_terminate(
-      "sweep " + slow_halfspace_case(dir) + " --psi1 2:2:1 -q --no-plots -o " + dir.string(), 1);
+      "sweep " + slow_halfspace_case(dir) + " --psi1 2:2:1 -q --no-plots -o " + dir.string(), 2);
   EXPECT_NE(r.output.find("exit 130"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("interrupted after 0 of 1 lumped points"), std::string::npos) << r.output;
   EXPECT_FALSE(fs::exists(dir / "sweep.csv"));

@@ -78,31 +78,46 @@ TEST(Sweep, ValuesOutsideTheRangeAreRowErrorsAndEmptyValuesNoRows) {
   EXPECT_TRUE(lumped::run_sweep(base, lumped::SweepVariable::psi1, {}, 4).empty());
 }
 
-// The points-finished callback counts 1, 2, ... one call at a time (3 threads); a stop asked
-// from it after the second point of a one-thread sweep leaves exactly two rows solved, the rest
-// empty (neither scalars nor error). (A stop during a point, which ends it inside the solve, is
-// tested through the command: Cli.InterruptedSweepEndsTheHalfSpacePointBeingSolved.)
-TEST(Sweep, ReportsEachPointAndStopsWhenAsked) {
+// The progress callback: for Lai's model (no checks inside its solve) it counts whole points,
+// 1, 2, ..., one call at a time (3 threads); a stop asked from it after the second point of a
+// one-thread sweep leaves exactly two rows solved, the rest empty (neither scalars nor error).
+// For the half-space model it also counts the share of the point being solved: non-decreasing
+// values in steps of at least 0.01, fractions between the whole points, ending at the count. (A
+// stop during a point, which ends it inside the solve, is tested through the command:
+// Cli.InterruptedSweepEndsTheHalfSpacePointBeingSolved.)
+TEST(Sweep, ReportsProgressAndStopsWhenAsked) {
   const cases::Case base = sphere();
   const lumped::SweepRange range = psi1_range(0.5, 6, 12);
-  std::vector<int> counts;
-  lumped::run_sweep(base, range, 3, nullptr, [&counts](int solved) { counts.push_back(solved); });
+  std::vector<double> counts;
+  lumped::run_sweep(base, range, 3, nullptr, [&counts](double done) { counts.push_back(done); });
   ASSERT_EQ(counts.size(), 12u);
   for (int i = 0; i < 12; ++i) EXPECT_EQ(counts[std::size_t(i)], i + 1);
 
   std::atomic<bool> stop{false};
-  const auto rows = lumped::run_sweep(base, range, 1, &stop, [&stop](int solved) {
-    if (solved == 2) stop = true;
+  const auto rows = lumped::run_sweep(base, range, 1, &stop, [&stop](double done) {
+    if (done == 2) stop = true;
   });
   for (std::size_t i = 0; i < rows.size(); ++i) {
     EXPECT_EQ(rows[i].scalars.empty(), i >= 2) << i;
     EXPECT_TRUE(rows[i].error.empty()) << i << ": " << rows[i].error;
   }
 
-  // Already stopped: the half-space points (seconds each) are not solved at all.
-  const cases::Case halfspace = lumped::case_with_model(base, "halfspace");
-  const auto none = lumped::run_sweep(halfspace, range, 2, &stop);
-  for (const auto& row : none) EXPECT_TRUE(row.scalars.empty() && row.error.empty());
+  cases::Case halfspace = lumped::case_with_model(base, "halfspace");
+  halfspace.lumped.cells = 8;
+  std::vector<double> shares;
+  const auto solved = lumped::run_sweep(halfspace, psi1_range(1, 2, 2), 1, nullptr,
+                                        [&shares](double done) { shares.push_back(done); });
+  ASSERT_TRUE(solved[0].error.empty() && solved[1].error.empty());
+  ASSERT_GE(shares.size(), 20u);
+  EXPECT_EQ(shares.back(), 2.0);
+  int whole = 0;
+  for (std::size_t i = 0; i < shares.size(); ++i) {
+    whole += shares[i] == std::floor(shares[i]);
+    if (i > 0) {
+      EXPECT_GE(shares[i] - shares[i - 1], 0.0099) << i;
+    }
+  }
+  EXPECT_EQ(whole, 2);  // 1 and 2; the rest are shares of a point being solved
 }
 
 // --models: every lumped.model and halfspace-beta0 are accepted; an unknown, empty or repeated
