@@ -146,9 +146,16 @@ FemRun run_fem_into(const cases::Case& c, const std::string& directory, int extr
   run.quantities.details = run.summary;
   run.history = fem::history_table(run.result.history);
   if (root) {
-    observables::write_file_atomically(directory + "/history.csv",
-                                       fem::history_csv(run.result.history));
-    observables::write_file_atomically(directory + "/summary.json", run.summary.dump(2) + "\n");
+    try {
+      observables::write_file_atomically(directory + "/history.csv",
+                                         fem::history_csv(run.result.history));
+      observables::write_file_atomically(directory + "/summary.json", run.summary.dump(2) + "\n");
+    } catch (const observables::FileError& error) {
+      // A run that failed on a write (a frame on a full disk) fails its summary too: the message
+      // names the first failure, then this one.
+      if (run.result.status == "completed" || run.result.message.empty()) throw;
+      throw observables::FileError(run.result.message + "; then " + error.what());
+    }
     folder->finish(run.result.status);
   }
   // A signal after the run's last check (every 16 steps) or while its files were written: the
