@@ -93,18 +93,17 @@ int command_lumped(const std::vector<std::string>& arguments) {
   // its contact time falls back, and the time left is measured from the attempt's start.
   struct Attempt {
     int number = 1;
-    double start = 0, last_fraction = 0;
+    double start = 0;
   } attempt;
   lumped::SolveControl control;
   control.stop = interrupt.flag();
+  control.started_over = [&progress, &attempt] {
+    ++attempt.number;
+    attempt.start = progress.elapsed_seconds();
+    progress.restart();
+  };
   if (!args.flag("--quiet"))
     control.progress = [&progress, &c, &attempt](double fraction) {
-      if (fraction < attempt.last_fraction - 0.05) {
-        ++attempt.number;
-        attempt.start = progress.elapsed_seconds();
-        progress.restart();
-      }
-      attempt.last_fraction = fraction;
       if (!progress.due(fraction)) return;
       const double elapsed = progress.elapsed_seconds();
       std::string text = studies::format("  %s: contact time %.0f %% of Hertz's",

@@ -211,6 +211,7 @@ lumped::Outcome solve_impact(const lumped::Configuration& configuration, const O
       return outcome;
     } catch (const ContactLost&) {
       domain *= 1.25;
+      if (options.control.started_over) options.control.started_over();
     }
   }
   throw std::runtime_error("halfspace: the contact keeps growing beyond the grid");

@@ -7,6 +7,7 @@
 #include <Eigen/Dense>
 #include <atomic>
 #include <cmath>
+#include <cstdio>
 #include <functional>
 #include <limits>
 #include <optional>
@@ -82,11 +83,17 @@ inline HertzNormalImpact hertz_normal_impact(const Configuration& configuration)
 class Interrupted : public std::runtime_error {
  public:
   explicit Interrupted(double fraction_of_hertz_duration)
-      : std::runtime_error("interrupted at " +
-                           std::to_string(int(100 * fraction_of_hertz_duration)) +
-                           " % of Hertz's contact duration"),
+      : std::runtime_error(describe(fraction_of_hertz_duration)),
         fraction(fraction_of_hertz_duration) {}
   double fraction;
+
+ private:
+  static std::string describe(double fraction) {
+    char text[80];
+    std::snprintf(text, sizeof text, "interrupted at %.1f %% of Hertz's contact duration",
+                  100 * fraction);
+    return text;
+  }
 };
 
 // How the caller of a long solve watches and stops it. The models whose cost the case sets (the
@@ -101,6 +108,9 @@ struct SolveControl {
   // (hertz_normal_impact): an estimate of the fraction done that friction and an eccentric body
   // can take past 1.
   std::function<void(double fraction)> progress;
+  // Called when the solve starts again from tau = 0 (the half-space grid enlarged because the
+  // contact reached its edge): the progress falls back.
+  std::function<void()> started_over;
 
   void check(double tau, double hertz_duration) const {
     if (stop != nullptr && stop->load(std::memory_order_relaxed))
@@ -169,13 +179,18 @@ struct Outcome {
 // first and the newest kept) and the sampling interval doubles, so a contact that lasts far longer
 // than usual in tau (lambda near 1) keeps between half and all of that many, evenly thinned.
 constexpr std::size_t kMaxHistorySamples = 20000;
+// Keeps the samples of even index (the first among them): the sampling interval doubles.
+inline void drop_every_other_sample(std::vector<Sample>& history) {
+  std::size_t kept = 0;
+  for (std::size_t i = 0; i < history.size(); i += 2) history[kept++] = history[i];
+  history.resize(kept);
+}
 inline void bound_history(std::vector<Sample>& history, double& spacing) {
   if (history.size() < kMaxHistorySamples) return;
   const Sample newest = history.back();
-  std::size_t kept = 0;
-  for (std::size_t i = 0; i + 1 < history.size(); i += 2) history[kept++] = history[i];
-  history.resize(kept);
-  history.push_back(newest);
+  const bool newest_dropped = history.size() % 2 == 0;
+  drop_every_other_sample(history);
+  if (newest_dropped) history.push_back(newest);
   spacing *= 2;
 }
 

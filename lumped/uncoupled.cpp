@@ -267,10 +267,7 @@ Outcome solve_uncoupled_euler(const Configuration& configuration, EulerConeTest 
     const Sample s = sample_of(n, r, mode);
     if (last || n % stride == 0) {
       if (outcome.history.size() >= kMaxHistorySamples) {
-        std::size_t kept = 0;
-        for (std::size_t j = 0; j < outcome.history.size(); j += 2)
-          outcome.history[kept++] = outcome.history[j];
-        outcome.history.resize(kept);
+        drop_every_other_sample(outcome.history);  // states 0, 2s, 4s, ...: the stride doubles
         stride *= 2;
       }
       if (last || n % stride == 0) outcome.history.push_back(s);

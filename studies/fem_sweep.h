@@ -30,12 +30,12 @@ struct FemSweepResult {
   std::string path;  // sweep_fem.csv
 };
 
-// Runs the FEM points. `lumped_rows` are the lumped sweep's points (shown beside each FEM run).
-// Throws StudyInputError for a sweep_fem.csv of another case under resume.
 // With o.resume, throws StudyInputError (exit 2) when DIR/sweep_fem.csv holds runs of another
 // case description or table, as run_fem_sweep would, but before anything is written.
 void check_fem_sweep_resume(const cases::Case& base, const lumped::SweepRange& range,
                             const FemSweepOptions& o);
+// Runs the FEM points. `lumped_rows` are the lumped sweep's points (shown beside each FEM run).
+// Throws StudyInputError for a sweep_fem.csv of another case under resume.
 FemSweepResult run_fem_sweep(const cases::Case& base, const lumped::SweepRange& range,
                              const std::vector<lumped::SweepPoint>& lumped_rows,
                              const FemSweepOptions& options);

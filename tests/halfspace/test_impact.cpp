@@ -209,3 +209,34 @@ TEST(HalfspaceImpact, OutcomeIsConsistent) {
   EXPECT_GT(outcome.compression_normal_impulse, 0.3 * outcome.impulse.y());
   EXPECT_LT(outcome.compression_normal_impulse, 0.7 * outcome.impulse.y());
 }
+
+// A grid too small for the contact (domain 0.5 of the Hertz diameter) makes the solve start over
+// on a larger one (4 times here): SolveControl::started_over is called once per restart (the
+// statistics' count), the progress falls back to the start each time, and the result is the
+// default grid's: the cells have the same size and the final grid covers the contact, so Psi2
+// agrees to round-off (measured: identical).
+TEST(HalfspaceImpact, StartingOverIsReportedAndProgressFallsBack) {
+  const Configuration c = sphere(2.0, 0.1);
+  Options options = coupling(true);
+  options.cells = 12;
+  options.domain = 0.5;
+  int started_over = 0;
+  std::vector<double> fractions;
+  std::vector<std::size_t> restarts_at;
+  options.control.progress = [&fractions](double f) { fractions.push_back(f); };
+  options.control.started_over = [&] {
+    ++started_over;
+    restarts_at.push_back(fractions.size());
+  };
+  const Outcome small = solve_impact(c, options);
+  EXPECT_GE(started_over, 1);
+  EXPECT_EQ(started_over, halfspace::last_impact_statistics().restarts);
+  for (const std::size_t at : restarts_at) {
+    ASSERT_LT(at, fractions.size());
+    EXPECT_EQ(fractions[at], 0.0);  // the next attempt's first check is at tau = 0
+    EXPECT_GT(fractions[at - 1], 0.0);
+  }
+  Options reference = coupling(true);
+  reference.cells = 12;
+  EXPECT_NEAR(psi2_of(c, small), psi2_of(c, solve_impact(c, reference)), 1e-12);
+}
