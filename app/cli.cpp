@@ -7,7 +7,6 @@
 #include <chrono>
 #include <climits>
 #include <cmath>
-#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -239,36 +238,6 @@ void ProgressLine::show(const std::string& text) {
 void ProgressLine::finish() {
   if (drawn_) std::fputc('\n', stderr);
   drawn_ = false;
-}
-
-namespace {
-std::atomic<bool> interrupt_requested{false};  // lock-free: safe to set in a signal handler
-static_assert(std::atomic<bool>::is_always_lock_free);
-// The first signal asks the command to stop; the default action comes back for the next one, so
-// that a second Ctrl-C ends a command that does not stop soon enough.
-extern "C" void on_interrupt_signal(int signal) {
-  interrupt_requested = true;
-  std::signal(signal, SIG_DFL);
-}
-}  // namespace
-
-InterruptFlag::InterruptFlag() {
-  interrupt_requested = false;  // before the handlers: a signal from now on is kept
-  previous_int_ = std::signal(SIGINT, on_interrupt_signal);
-  previous_term_ = std::signal(SIGTERM, on_interrupt_signal);
-}
-
-InterruptFlag::~InterruptFlag() {
-  std::signal(SIGINT, previous_int_);
-  std::signal(SIGTERM, previous_term_);
-}
-
-const std::atomic<bool>* InterruptFlag::flag() const {
-  return &interrupt_requested;
-}
-
-bool InterruptFlag::requested() const {
-  return interrupt_requested;
 }
 
 }  // namespace rebound::app

@@ -1,7 +1,6 @@
 // Small command-line toolkit shared by the `rebound` subcommands.
 #pragma once
 
-#include <atomic>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <stdexcept>
@@ -75,24 +74,6 @@ void print_warnings(const nlohmann::json& summary, const std::string& command);
 // (tables, summaries, --json) go to standard output.
 void print_progress(const std::string& text);
 void print_warning(const std::string& text);
-
-// While alive, SIGINT (Ctrl-C) and SIGTERM set a flag instead of ending the process, so that a
-// command can stop cleanly, say so and exit 130 with what it had written (README "Failure
-// behaviour"); a second signal has its default action (ends the process); the previous handlers
-// come back at the end. Handlers installed inside (the FEM runs') take over while they live.
-class InterruptFlag {
- public:
-  InterruptFlag();
-  ~InterruptFlag();
-  InterruptFlag(const InterruptFlag&) = delete;
-  InterruptFlag& operator=(const InterruptFlag&) = delete;
-  const std::atomic<bool>* flag() const;  // for loops that poll it (lumped::run_sweep)
-  bool requested() const;
-
- private:
-  void (*previous_int_)(int) = nullptr;
-  void (*previous_term_)(int) = nullptr;
-};
 
 // A progress line on standard error: redrawn in place on a terminal (at most every 0.2 s), a
 // plain line at each further 10 % otherwise (a file, a pipe, or under mpirun, whose ranks get a

@@ -14,6 +14,7 @@
 #include "lumped/summary.h"
 #include "studies/lumped_run.h"
 #include "studies/progress.h"
+#include "studies/stop.h"
 
 namespace rebound::app {
 namespace {
@@ -87,7 +88,7 @@ int command_lumped(const std::vector<std::string>& arguments) {
   // The half-space grid, a large MDR bed or a small Euler step can take minutes: a progress line
   // after the first 2 s, and Ctrl-C or SIGTERM stop the solve (exit 130, nothing written but a
   // manifest saying "interrupted").
-  const InterruptFlag interrupt;
+  const studies::StopOnSignal interrupt;
   ProgressLine progress(2.0);
   // The half-space solve starts over on a larger grid when the contact reaches the grid's edge:
   // its contact time falls back, and the time left is measured from the attempt's start.
@@ -96,7 +97,7 @@ int command_lumped(const std::vector<std::string>& arguments) {
     double start = 0;
   } attempt;
   lumped::SolveControl control;
-  control.stop = interrupt.flag();
+  control.stop = studies::StopOnSignal::flag();
   control.started_over = [&progress, &attempt] {
     ++attempt.number;
     attempt.start = progress.elapsed_seconds();
@@ -150,7 +151,8 @@ int command_lumped(const std::vector<std::string>& arguments) {
   if (solution.plots_requested) print_warning(studies::plot_warnings(solution.plots, "lumped"));
   verbose.files(directory);
   verbose.total();
-  if (interrupt.requested()) {  // after the solve: its files are complete, plots may be missing
+  if (studies::StopOnSignal::requested()) {  // after the solve: its files are complete, plots may
+                                             // be missing
     std::cerr << "rebound lumped: interrupted after the solve; summary.json and history.csv in "
               << directory << " are complete (frames or plots may be missing)\n";
     return 130;

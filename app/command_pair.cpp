@@ -111,10 +111,8 @@ int command_pair(const std::vector<std::string>& arguments) {
   if (!args.flag("--no-plots")) verbose.files(directory + "/plots");
   verbose.total();
   if (pair.status != "completed") {
-    // Nothing but fem/ was written: a half run is not compared (exit 130 interrupted, 1 failed).
-    if (root)
-      std::cerr << "rebound pair: FEM " << pair.status << ": " << pair.message
-                << " (no comparison written; fem/ kept in " << directory << ")\n";
+    // A half run is not compared (exit 130 interrupted, 1 failed); the message says what is kept.
+    if (root) std::cerr << "rebound pair: " << pair.message << " (in " << directory << ")\n";
     return pair.status == "interrupted" ? 130 : 1;
   }
   if (!root) return 0;

@@ -26,6 +26,7 @@
 #include "studies/plots.h"
 #include "studies/progress.h"
 #include "studies/run_table.h"
+#include "studies/stop.h"
 
 #if defined(REBOUND_HEAVY)
 #include "app/mpi_session.h"
@@ -289,7 +290,7 @@ int command_sweep(const std::vector<std::string>& arguments) {
     // Ctrl-C or SIGTERM during the lumped points: no new point is started, the points being
     // solved end at their next step, nothing is written (sweep.csv holds only complete sweeps),
     // exit 130.
-    const InterruptFlag interrupt;
+    const studies::StopOnSignal interrupt;
     // A sweep of the half-space model takes seconds to minutes per point: a progress line after
     // 2 s, counting the share of the points being solved.
     ProgressLine progress(2.0);
@@ -320,12 +321,13 @@ int command_sweep(const std::vector<std::string>& arguments) {
                               before + int(done), total, model.c_str(), model_done.c_str(), points,
                               left.c_str(), studies::format_duration(elapsed).c_str()));
         };
-      sweeps.push_back({name, lumped::run_sweep(c, range, threads, interrupt.flag(), solved)});
+      sweeps.push_back(
+          {name, lumped::run_sweep(c, range, threads, studies::StopOnSignal::flag(), solved)});
       verbose.stage("lumped sweep solved for model " + name);
-      if (interrupt.requested()) break;
+      if (studies::StopOnSignal::requested()) break;
     }
     progress.finish();
-    bool stop = interrupt.requested();
+    bool stop = studies::StopOnSignal::requested();
 #if defined(REBOUND_HEAVY)
     // Under mpirun every rank sweeps; they stop together or not at all (the FEM runs that follow
     // are collective).

@@ -25,6 +25,7 @@
 #include "rebound/version.h"
 #include "studies/plots.h"
 #include "studies/progress.h"
+#include "studies/stop.h"
 #include "validation/validation.h"
 
 namespace rebound::app {
@@ -209,10 +210,16 @@ int command_validate(const std::vector<std::string>& arguments) {
   root = mpi.root();
   const int ranks = int(dealii::Utilities::MPI::n_mpi_processes(MPI_COMM_WORLD));
   if (!args.option("--threads")) options.threads = std::max(1, options.threads / ranks);
-  // Ctrl-C / SIGTERM: the FEM run under way ends as "interrupted", no further section starts, and
-  // nothing is written (a half report must not replace docs/VALIDATION.md); exit 130.
+  // Ctrl-C / SIGTERM: the FEM run under way ends as "interrupted" (stop_requested() asks every
+  // rank), the lumped solve under way at its next step, no further section starts, and nothing is
+  // written (a half report must not replace docs/VALIDATION.md); exit 130.
   const studies::StudySignals signals;
+  const auto stop_requested = [&signals] { return signals.stop_requested(); };
+#else
+  const studies::StopOnSignal signals;
+  const auto stop_requested = [] { return studies::StopOnSignal::requested(); };
 #endif
+  options.stop = studies::StopOnSignal::flag();
   verbose.set_root(root);
   const bool quiet = args.flag("--quiet") || !root;
   if (!quiet) options.report = print_progress;
@@ -238,13 +245,15 @@ int command_validate(const std::vector<std::string>& arguments) {
 
   std::vector<validation::SectionResult> results;
   for (const auto& spec : selected) {
-#if defined(REBOUND_HEAVY)
-    if (signals.stop_requested()) break;
-#endif
+    if (stop_requested()) break;
     results.push_back(validation::run_section(spec, options));
     const auto& r = results.back();
     const validation::Counts c = validation::count(r);
-    if (!quiet) {
+    if (!quiet && !r.error.empty() && studies::StopOnSignal::requested()) {
+      std::printf("  section %-2s %-7s %-48s %s after %.2f s\n", r.id.c_str(), r.part.c_str(),
+                  r.title.c_str(), r.error.c_str(), r.wall_seconds);  // not a failed check
+      std::fflush(stdout);
+    } else if (!quiet) {
       std::printf(
           "  section %-2s %-7s %-48s %3d checks %3d passed %3d failed %3d compare  %.2f s\n",
           r.id.c_str(), r.part.c_str(), r.title.c_str(), c.checks, c.passed, c.failed, c.compared,
@@ -256,16 +265,16 @@ int command_validate(const std::vector<std::string>& arguments) {
                   " rows)");
   }
 
-#if defined(REBOUND_HEAVY)
-  // Collective (every rank asks), before any rank leaves or writes.
-  if (signals.stop_requested()) {
+  // Collective under MPI (every rank asks), before any rank leaves or writes.
+  if (stop_requested()) {
+    // The section under way ended at its solve's next step: it counts as not run.
+    const std::size_t complete =
+        results.size() - (results.empty() ? 0 : !results.back().error.empty());
     if (root)
-      std::cerr << "rebound validate: interrupted after " << results.size() << " of "
-                << selected.size() << " sections; nothing written (" << directory
-                << "/VALIDATION.md unchanged)\n";
+      std::cerr << "rebound validate: interrupted after " << complete << " of " << selected.size()
+                << " sections; nothing written (" << directory << "/VALIDATION.md unchanged)\n";
     return 130;
   }
-#endif
   if (!root) return validation::count(results).failed > 0 ? 1 : 0;  // rank 0 reports
 
   if (const auto path = args.option("--json")) {

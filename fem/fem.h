@@ -18,7 +18,7 @@
 #include <mpi.h>
 
 #include <Eigen/Dense>
-#include <csignal>
+#include <atomic>
 #include <functional>
 #include <limits>
 #include <memory>
@@ -201,8 +201,8 @@ struct RunOptions {
   double cap_factor = 3.0;            // default end: at most this x t_Hertz
   double energy_growth_bound = 0.02;  // stop when E > E0 (1 + bound)
   long long max_steps = 0;            // > 0: stop after this many steps (tests)
-  const volatile std::sig_atomic_t* interrupt = nullptr;  // set by a SIGINT handler
-  std::function<void(const Progress&)> progress;          // called on every rank, every step
+  const std::atomic<bool>* interrupt = nullptr;   // set by a signal handler (studies::StopOnSignal)
+  std::function<void(const Progress&)> progress;  // called on every rank, every step
 };
 
 struct RunResult {

@@ -187,7 +187,7 @@ RunResult run(const cases::Case& c, const RunOptions& options, MPI_Comm communic
       break;
     }
     if (options.interrupt && s.step % 16 == 0) {
-      const int flag = dealii::Utilities::MPI::max(int(*options.interrupt != 0), communicator);
+      const int flag = dealii::Utilities::MPI::max(int(options.interrupt->load()), communicator);
       if (flag) {
         result.status = "interrupted";
         result.message = "interrupted at step " + std::to_string(s.step);

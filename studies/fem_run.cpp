@@ -3,7 +3,6 @@
 #include <deal.II/base/mpi.h>
 
 #include <cmath>
-#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -14,45 +13,6 @@
 #include "observables/output_folder.h"
 
 namespace rebound::studies {
-namespace {
-
-volatile std::sig_atomic_t interrupted = 0;
-extern "C" void on_interrupt(int) {
-  interrupted = 1;
-}
-
-// Ctrl-C on a terminal sends SIGINT; mpirun turns it into SIGTERM for the ranks (then SIGKILL
-// after its grace period), and batch systems send SIGTERM too: both end the run cleanly.
-class InterruptHandlers {
- public:
-  InterruptHandlers()
-      : previous_int_(std::signal(SIGINT, on_interrupt)),
-        previous_term_(std::signal(SIGTERM, on_interrupt)) {}
-  ~InterruptHandlers() {
-    std::signal(SIGINT, previous_int_);
-    std::signal(SIGTERM, previous_term_);
-  }
-  InterruptHandlers(const InterruptHandlers&) = delete;
-  InterruptHandlers& operator=(const InterruptHandlers&) = delete;
-
- private:
-  void (*previous_int_)(int);
-  void (*previous_term_)(int);
-};
-
-volatile std::sig_atomic_t stop_flag = 0;
-
-// Between the runs of a study. During a run, run_fem_into's own handlers (SIGINT and SIGTERM) end
-// the run cleanly with status "interrupted", which stops the study too.
-extern "C" void on_stop_signal(int) {
-  stop_flag = 1;
-}
-
-using SignalHandler = void (*)(int);
-SignalHandler previous_sigint = SIG_DFL, previous_sigterm = SIG_DFL;
-
-}  // namespace
-
 void check_meshable(const cases::Case& c, int extra_levels) {
   try {
     meshes::place_body(c);
@@ -123,10 +83,11 @@ FemRun run_fem_into(const cases::Case& c, const std::string& directory, int extr
   options.solver.extra_levels = extra_levels;
   options.frames = frames;
   options.output_directory = directory;
-  // A study already asked to stop (Ctrl-C between or during its runs): this run ends at once.
-  interrupted = stop_flag ? 1 : 0;
-  options.interrupt = &interrupted;
-  const InterruptHandlers handlers;
+  // Ctrl-C on a terminal sends SIGINT; mpirun turns it into SIGTERM for the ranks (then SIGKILL
+  // after its grace period), and batch systems send SIGTERM too: both end the run cleanly at its
+  // next check. A study already asked to stop (the flag is the study's too): the run ends at once.
+  const StopOnSignal handlers(StopOnSignal::SecondSignal::sets_flag_again);
+  options.interrupt = StopOnSignal::flag();
   if (root) options.progress = progress;
   FemRun run;
   try {
@@ -158,37 +119,18 @@ FemRun run_fem_into(const cases::Case& c, const std::string& directory, int extr
     }
     folder->finish(run.result.status);
   }
-  // A signal after the run's last check (every 16 steps) or while its files were written: the
-  // run is complete, but a study running it stops before the next run.
-  if (interrupted != 0) StudySignals::request_stop();
+  // A signal after the run's last check (every 16 steps) or while its files were written leaves
+  // the flag set: the run is complete, and a study running it stops before its next run.
   return run;
 }
 
-StudySignals::StudySignals() {
-  stop_flag = 0;
-  previous_sigint = std::signal(SIGINT, on_stop_signal);
-  previous_sigterm = std::signal(SIGTERM, on_stop_signal);
-}
-
-StudySignals::~StudySignals() {
-  stop_flag = 0;  // a later run outside this study starts normally
-  std::signal(SIGINT, previous_sigint == SIG_ERR ? SIG_DFL : previous_sigint);
-  std::signal(SIGTERM, previous_sigterm == SIG_ERR ? SIG_DFL : previous_sigterm);
-}
+StudySignals::StudySignals() : handlers_(StopOnSignal::SecondSignal::sets_flag_again) {}
 
 bool StudySignals::stop_requested() const {
   int initialised = 0;
   MPI_Initialized(&initialised);
-  const int local = stop_flag ? 1 : 0;
+  const int local = StopOnSignal::requested() ? 1 : 0;
   return (initialised ? dealii::Utilities::MPI::max(local, MPI_COMM_WORLD) : local) != 0;
-}
-
-const volatile std::sig_atomic_t* StudySignals::flag() {
-  return &stop_flag;
-}
-
-void StudySignals::request_stop() {
-  stop_flag = 1;
 }
 
 StudyFemRun run_study_fem(const cases::Case& c, const std::string& directory, int level,
@@ -206,7 +148,7 @@ StudyFemRun run_study_fem(const cases::Case& c, const std::string& directory, in
     run.status = "failed";
     run.message = error.what();
   }
-  if (run.status == "interrupted") StudySignals::request_stop();
+  if (run.status == "interrupted") StopOnSignal::request();
   return run;
 }
 

@@ -4,7 +4,6 @@
 // callback; nothing is printed here. MPI must be initialised by the caller; collective.
 #pragma once
 
-#include <csignal>
 #include <functional>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -16,6 +15,7 @@
 #include "observables/history.h"
 #include "observables/output_folder.h"
 #include "observables/quantities.h"
+#include "studies/stop.h"
 
 namespace rebound::studies {
 
@@ -55,20 +55,17 @@ std::optional<observables::OutputFolder> take_output_folder(
     const std::string& command, const std::function<void()>& before = {},
     const std::string& role = "");
 
-// While alive: SIGINT and SIGTERM between the FEM runs of a study request a stop (during a run,
-// run_fem_into ends the run with status "interrupted"; run_study_fem then requests the stop).
-// stop_requested() is collective under MPI.
+// While alive: SIGINT and SIGTERM request the study's stop (studies::StopOnSignal; a second
+// signal only asks again). During a FEM run, the run ends with status "interrupted" at its next
+// check; a lumped solve given StopOnSignal::flag() ends at its next step; between runs, the study
+// sees stop_requested() (collective under MPI: true when any rank was asked).
 class StudySignals {
  public:
   StudySignals();
-  ~StudySignals();
-  StudySignals(const StudySignals&) = delete;
-  StudySignals& operator=(const StudySignals&) = delete;
   bool stop_requested() const;
-  static void request_stop();  // as if a signal arrived (used when a run reports "interrupted")
-  // The flag the signals set, for fem::RunOptions::interrupt of runs made outside run_fem_into
-  // (validation): such a run ends as "interrupted" at its next check once a stop is requested.
-  static const volatile std::sig_atomic_t* flag();
+
+ private:
+  StopOnSignal handlers_;
 };
 
 // One FEM run of a study: status "completed", "failed" (numerical failure or an exception;

@@ -2,11 +2,14 @@
 
 #include <deal.II/base/mpi.h>
 
+#include <chrono>
 #include <cmath>
+#include <exception>
 #include <filesystem>
 #include <fstream>
 #include <optional>
 #include <sstream>
+#include <thread>
 
 #include "cases/json_numbers.h"
 #include "observables/files.h"
@@ -73,35 +76,23 @@ std::string fem_run_markdown(const nlohmann::json& s, const cases::Case& c) {
   return out;
 }
 
-}  // namespace
-
-PairResult run_pair(const cases::Case& c, const std::string& directory,
-                    const PairOptions& options) {
-  const bool root = is_root_rank();
+// The pair after a completed FEM run, on rank 0: the lumped solves, the comparison, report and
+// plots. pair.status becomes "interrupted" when a signal stops it (its message says what is kept).
+void lumped_and_comparison(const cases::Case& c, const std::string& directory,
+                           const PairOptions& options, PairResult& pair,
+                           observables::OutputFolder& folder) {
   const auto say = [&](const std::string& text) {
-    if (root && options.report) options.report(text);
+    if (options.report) options.report(text);
   };
-  PairResult pair;
-  // The pair owns DIR: the comparison files of an earlier pair, and its lumped folders, are
-  // removed before the FEM starts, so that a failed or interrupted pair leaves only its fem/.
-  std::optional<observables::OutputFolder> folder = take_output_folder(
-      directory,
-      {"comparison.json", "report.md", "view.py", "plots/normal_force.png",
-       "plots/tangential_force.png", "plots/impulse_path.png", "plots/tangential_velocity.png",
-       "plots/energy_budget.png", "*.tmp.*"},
-      "rebound pair of " + c.name + " (" + c.source + ")", [&] {
-        for (const char* member : {"/lumped", "/lumped-exact"})
-          observables::OutputFolder(directory + member, lumped_output_patterns(), "rebound pair");
-      });
-  say(format("[1/3] FEM of %s\n", c.name.c_str()));
-  pair.fem =
-      run_fem_into(c, directory + "/fem", options.extra_levels, c.fem.frames, options.fem_progress);
-  pair.status = pair.fem.result.status;
-  pair.message = pair.fem.result.message;
-  if (root && options.fem_finished) options.fem_finished(pair.fem);
-  if (pair.status != "completed" || !root) {
-    if (root) folder->finish(pair.status);
-    return pair;
+  const auto interrupted = [&](const std::string& message) {
+    pair.status = "interrupted";
+    pair.message = message;
+    folder.finish(pair.status);
+  };
+  // A signal after the FEM run's last check: the run is complete, nothing else starts.
+  if (StopOnSignal::requested()) {
+    interrupted("interrupted after the FEM run; no comparison written, fem/ kept");
+    return;
   }
 
   // The lumped model on the mesh's own mass distribution (the case's lambda/theta overrides are
@@ -112,9 +103,22 @@ PairResult run_pair(const cases::Case& c, const std::string& directory,
   say(format("[2/3] lumped model (%s) with the mesh's lambda = %.6g, theta = %.6g, m = %.6g kg\n",
              c.lumped.model.c_str(), mesh_derived.lambda, mesh_derived.theta,
              mesh_derived.effective_mass));
-  pair.lumped = solve_lumped_into(paired, mesh_derived, directory + "/lumped", c.lumped.frames);
-  pair.lumped_exact =
-      solve_lumped_into(paired, cases::derive(paired), directory + "/lumped-exact", 0);
+  lumped::SolveControl control;  // the half-space and MDR solves take seconds: stopped at a step
+  control.stop = StopOnSignal::flag();
+  try {
+    pair.lumped = solve_lumped_into(paired, mesh_derived, directory + "/lumped", c.lumped.frames,
+                                    false, control);
+    pair.lumped_exact = solve_lumped_into(paired, cases::derive(paired),
+                                          directory + "/lumped-exact", 0, false, control);
+  } catch (const lumped::Interrupted& stop) {
+    interrupted("lumped model " + std::string(stop.what()) + "; no comparison written, fem/ kept");
+    return;
+  }
+  if (StopOnSignal::requested()) {
+    interrupted(
+        "interrupted after the lumped solves; no comparison written, fem/ and lumped/ kept");
+    return;
+  }
 
   say("[3/3] comparison\n");
   // The FEM summary's lambda and theta are the case's exact geometry (its lambda_mesh and
@@ -167,7 +171,90 @@ PairResult run_pair(const cases::Case& c, const std::string& directory,
   write_view_script(directory);
   if (options.plots)
     run_plots_script("'" + directory + "' --title '" + c.name + "'", "pair", options.warning);
-  folder->finish(pair.status);
+  // Ctrl-C while the comparison was written or the plots drawn (the plotting process gets it too).
+  if (StopOnSignal::requested()) {
+    interrupted(
+        "interrupted after the comparison; comparison.json and report.md are complete, plots may "
+        "be missing");
+    return;
+  }
+  folder.finish(pair.status);
+}
+
+// Rank 0's status and message to every rank. The other ranks wait here, not in MPI_Finalize:
+// there Open MPI 4.1 drops their SIGTERM handler, so mpirun's SIGTERM on Ctrl-C killed them and
+// then rank 0 before it could stop its lumped solve cleanly (measured: pair.status and manifests
+// lost). The wait polls every 10 ms instead of spinning on a core rank 0 and the plots need.
+void share_outcome(PairResult& pair) {
+  int initialised = 0;
+  MPI_Initialized(&initialised);
+  if (!initialised || dealii::Utilities::MPI::n_mpi_processes(MPI_COMM_WORLD) == 1) return;
+  const auto wait = [](MPI_Request& request) {
+    for (int done = 0; MPI_Test(&request, &done, MPI_STATUS_IGNORE), !done;)
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  };
+  std::string text = pair.status + '\n' + pair.message;
+  unsigned long long size = text.size();
+  MPI_Request request;
+  MPI_Ibcast(&size, 1, MPI_UNSIGNED_LONG_LONG, 0, MPI_COMM_WORLD, &request);
+  wait(request);
+  text.resize(size);
+  MPI_Ibcast(text.data(), int(size), MPI_CHAR, 0, MPI_COMM_WORLD, &request);
+  wait(request);
+  const std::size_t newline = text.find('\n');
+  pair.status = text.substr(0, newline);
+  pair.message = text.substr(newline + 1);
+}
+
+}  // namespace
+
+PairResult run_pair(const cases::Case& c, const std::string& directory,
+                    const PairOptions& options) {
+  const bool root = is_root_rank();
+  const auto say = [&](const std::string& text) {
+    if (root && options.report) options.report(text);
+  };
+  PairResult pair;
+  // Ctrl-C or SIGTERM: during the FEM run it ends the run ("interrupted" at its next check), during
+  // the lumped solves at their next step; either way nothing after it is written.
+  const StudySignals signals;
+  // The pair owns DIR: the comparison files of an earlier pair, and its lumped folders, are
+  // removed before the FEM starts, so that a failed or interrupted pair leaves only its fem/.
+  std::optional<observables::OutputFolder> folder = take_output_folder(
+      directory,
+      {"comparison.json", "report.md", "view.py", "plots/normal_force.png",
+       "plots/tangential_force.png", "plots/impulse_path.png", "plots/tangential_velocity.png",
+       "plots/energy_budget.png", "*.tmp.*"},
+      "rebound pair of " + c.name + " (" + c.source + ")", [&] {
+        for (const char* member : {"/lumped", "/lumped-exact"})
+          observables::OutputFolder(directory + member, lumped_output_patterns(), "rebound pair");
+      });
+  say(format("[1/3] FEM of %s\n", c.name.c_str()));
+  pair.fem =
+      run_fem_into(c, directory + "/fem", options.extra_levels, c.fem.frames, options.fem_progress);
+  pair.status = pair.fem.result.status;
+  pair.message = pair.fem.result.message;
+  if (root && options.fem_finished) options.fem_finished(pair.fem);
+  if (pair.status != "completed") {  // every rank knows: the run is collective
+    pair.message =
+        "FEM " + pair.status + ": " + pair.message + "; no comparison written, fem/ kept";
+    if (root) folder->finish(pair.status);
+    return pair;
+  }
+  // An error on rank 0 (a file it cannot write) reaches the other ranks as "failed" before it is
+  // thrown there: nobody waits for a rank that has left.
+  std::exception_ptr error;
+  if (root) {
+    try {
+      lumped_and_comparison(c, directory, options, pair, *folder);
+    } catch (const std::exception& e) {
+      error = std::current_exception();
+      pair.status = "failed";
+      pair.message = e.what();
+    }
+  }
+  share_outcome(pair);
+  if (error) std::rethrow_exception(error);
   return pair;
 }
 

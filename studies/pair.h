@@ -30,10 +30,12 @@ struct PairOptions {
 };
 
 struct PairResult {
-  // "completed", or the FEM's "failed" / "interrupted": then nothing but fem/ was written and
-  // the other members are empty.
+  // "completed"; the FEM's "failed" / "interrupted" (then nothing but fem/ was written and the
+  // other members are empty); or "interrupted" by a signal after the FEM run (during the lumped
+  // solves: nothing but fem/ and the lumped folders' manifests; after the comparison: everything
+  // but perhaps the plots).
   std::string status;
-  std::string message;
+  std::string message;  // what stopped the pair and what it kept ("FEM failed: ...; ...")
   FemRun fem;
   LumpedSolution lumped;        // on the FE body's lambda, theta and mass
   LumpedSolution lumped_exact;  // on the exact geometry's

@@ -3,13 +3,13 @@
 #include <deal.II/base/mpi.h>
 
 #include <algorithm>
-#include <csignal>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <sstream>
 #include <tuple>
 
@@ -254,16 +254,25 @@ RefinementStudy run_refinement_study(const cases::Case& c, const RefinementOptio
     say(earlier.note);
   }
 
+  // Ctrl-C and SIGTERM from here to the last run: the run under way (the lumped reference at its
+  // next step, a FEM run at its next check) ends as "interrupted", and the study stops.
+  std::optional<StudySignals> signals;
+  signals.emplace();
+
   // References: the case's lumped model on the exact geometry, Hertz for normal impacts.
   const cases::Derived derived = cases::derive(c);
   study.lumped_model = c.lumped.model;
   try {
+    lumped::SolveControl control;  // a half-space or MDR reference takes seconds
+    control.stop = StopOnSignal::flag();
     const observables::ReboundQuantities lumped =
-        lumped::rebound_quantities(c, derived, lumped::solve(c, derived, false));
+        lumped::rebound_quantities(c, derived, lumped::solve(c, derived, false, control));
     for (const auto& q : refinement_quantities()) study.lumped[q] = lumped.scalar(q);
-  } catch (const std::exception& error) {
+  } catch (const std::exception& error) {  // lumped::Interrupted too
     study.lumped_error = error.what();
   }
+  // Asked on every rank (each solved the reference): no FEM run starts, also when all are reused.
+  study.interrupted = signals->stop_requested();
   if (is_hertz_case(c)) {
     study.hertz["contact_duration"] = derived.hertz.duration;
     study.hertz["peak_normal_force"] = derived.hertz.peak_force;
@@ -288,8 +297,7 @@ RefinementStudy run_refinement_study(const cases::Case& c, const RefinementOptio
              ranks, ranks == 1 ? "" : "s"));
   write_csv();
   {
-    const StudySignals signals;
-    for (std::size_t i = 0; i < total; ++i) {
+    for (std::size_t i = 0; i < total && !study.interrupted; ++i) {
       RefinementRun& run = study.runs[i];
       char label[128];
       std::snprintf(label, sizeof label,
@@ -299,7 +307,7 @@ RefinementStudy run_refinement_study(const cases::Case& c, const RefinementOptio
         say(format("%s: %s earlier (reused)\n", label, run.status.c_str()));
         continue;
       }
-      if (signals.stop_requested()) {
+      if (signals->stop_requested()) {
         study.interrupted = true;
         break;
       }
@@ -353,6 +361,7 @@ RefinementStudy run_refinement_study(const cases::Case& c, const RefinementOptio
       }
     }
   }
+  signals.reset();
   write_csv();
 
   // Round-off of each quantity: 1e-9 of its physical scale (a spin of 1e-12 rad/s where the

@@ -60,7 +60,7 @@ fem::RunResult run_fem(const Options& validation, const cases::Case& c, const st
   say(studies::format("    FEM %s (%s) ...", c.name.c_str(), label.c_str()));
   fem::RunOptions options;
   options.frames = 0;
-  options.interrupt = studies::StudySignals::flag();  // Ctrl-C under `rebound validate`
+  options.interrupt = studies::StopOnSignal::flag();  // Ctrl-C under `rebound validate`
   fem::RunResult r = fem::run(c, options, MPI_COMM_WORLD);
   say(studies::format(" %s, %llu dofs, %.0f s\n", r.status.c_str(), r.info.dofs, r.wall_time));
   if (r.status != "completed")

@@ -118,7 +118,7 @@ Sweep sweep(const cases::Case& base, lumped::SweepVariable variable, double star
   range.start = start;
   range.stop = stop;
   range.count = count;
-  return {lumped::run_sweep(base, range, options.threads)};
+  return {lumped::run_sweep(base, range, options.threads, options.stop)};
 }
 
 // Every point of a sweep solved (a failed point is a failed check).

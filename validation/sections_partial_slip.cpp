@@ -50,13 +50,15 @@ struct Models {
   Rebound lai, mdr, halfspace_uncoupled, halfspace;
 };
 
-Models solve_all(const lumped::Configuration& c) {
+Models solve_all(const lumped::Configuration& c, const std::atomic<bool>* stop) {
   lumped::LaiOptions lai;
   lai.record_history = false;
   lumped::MdrOptions mdr;
   mdr.record_history = false;
+  mdr.control.stop = stop;
   halfspace::Options off, on;
   off.record_history = on.record_history = false;
+  off.control.stop = on.control.stop = stop;
   off.dundurs_coupling = false;
   return {rebound_of(c, lumped::solve_lai(c, lai)), rebound_of(c, lumped::solve_mdr(c, mdr)),
           rebound_of(c, halfspace::solve_impact(c, off)),
@@ -97,7 +99,7 @@ void section_partial_slip(const Options& options, SectionResult& r) {
   for (int i = 0; i < points; ++i) {
     const double psi1 = 8.0 * i / (points - 1);
     if (psi1 == 0) continue;  // alpha = 0: Psi2 = 0 for every model
-    const Models m = solve_all(sphere(psi1, kMu));
+    const Models m = solve_all(sphere(psi1, kMu), options.stop);
     for (auto [s, y] :
          {std::pair{&lai, m.lai.psi2}, std::pair{&mdr, m.mdr.psi2},
           std::pair{&off, m.halfspace_uncoupled.psi2}, std::pair{&on, m.halfspace.psi2},
@@ -120,7 +122,7 @@ void section_partial_slip(const Options& options, SectionResult& r) {
       "(β − β = 0) | half-space β | e, half-space β |\n|---|---|---|---|---|---|---|---|\n";
   double largest_cross = 0;
   for (const double psi1 : {0.5, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0}) {
-    const Models m = solve_all(sphere(psi1, kMu));
+    const Models m = solve_all(sphere(psi1, kMu), options.stop);
     const std::string at = format("Ψ₁ = %g", psi1);
     r.rows.push_back(compare(r.id, at, "Ψ₂ Lai", m.lai.psi2));
     r.rows.push_back(compare(r.id, at, "Ψ₂: + partial slip (MDR − Lai)", m.mdr.psi2 - m.lai.psi2));
@@ -142,12 +144,12 @@ void section_partial_slip(const Options& options, SectionResult& r) {
   // for the uncoupled partial-slip models; Lai's C(mu) departs from it at O(kappa mu^2); the
   // coupling breaks it (beta / mu is a second parameter).
   const double psi1_scan = 2;
-  const Models reference = solve_all(sphere(psi1_scan, kMu));
+  const Models reference = solve_all(sphere(psi1_scan, kMu), options.stop);
   std::string scan =
       "| μ | Lai | MDR | half-space β = 0 | half-space β | e, half-space β |\n"
       "|---|---|---|---|---|---|\n";
   for (const double mu : {0.05, 0.1, 0.2, 0.4}) {
-    const Models m = solve_all(sphere(psi1_scan, mu));
+    const Models m = solve_all(sphere(psi1_scan, mu), options.stop);
     const std::string at = format("Ψ₁ = 2, μ = %g", mu);
     r.rows.push_back(check(r.id, at, "Ψ₂ MDR vs MDR at μ = 0.1", m.mdr.psi2, reference.mdr.psi2,
                            Tolerance::absolute(1e-4),
@@ -167,10 +169,11 @@ void section_partial_slip(const Options& options, SectionResult& r) {
   // radial slip annulus dissipates.
   lumped::Configuration normal = sphere(0, kMu);
   normal.incidence_angle = 0;
-  const Models with_friction = solve_all(normal);
+  const Models with_friction = solve_all(normal, options.stop);
   normal.friction = 0;
   halfspace::Options coupled;
   coupled.record_history = false;
+  coupled.control.stop = options.stop;
   const double e_frictionless = rebound_of(normal, halfspace::solve_impact(normal, coupled)).e;
   r.rows.push_back(check(r.id, "normal impact", "e, half-space β, μ = 0", e_frictionless, 1.0,
                          Tolerance::absolute(2e-4), "elastic (time-stepping energy error)"));

@@ -7,6 +7,7 @@
 // travel as JSON (to_json / section_from_json) so one report can merge both.
 #pragma once
 
+#include <atomic>
 #include <functional>
 #include <limits>
 #include <nlohmann/json.hpp>
@@ -99,6 +100,10 @@ struct Options {
   std::string cases_directory;  // the shipped cases/ folder
   int threads = 1;              // sweep worker threads
   studies::Report report;       // progress of the long (FEM) sections; empty: silent
+  // When *stop becomes true (studies::StopOnSignal's flag under `rebound validate`), the long
+  // lumped solves (section 7's half-space and MDR) and the sweeps end at their next step: the
+  // section then reports lumped::Interrupted as its error.
+  const std::atomic<bool>* stop = nullptr;
 };
 
 // One registered section. `run` fills rows, plots and text of `result` (id, part, title are

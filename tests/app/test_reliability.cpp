@@ -201,3 +201,84 @@ TEST(Reliability, InterruptedValidateWritesNothing) {
   EXPECT_FALSE(fs::exists(dir / "out" / "VALIDATION.md"));
   EXPECT_FALSE(fs::exists(dir / "out" / "images" / "validation" / "validation.json"));
 }
+
+// Ctrl-C during section 7's lumped half (half-space and MDR solves, 76 s in the quick report):
+// the solve under way ends at its next step, the section counts as not run, exit 130, nothing
+// written. Before the solves polled the stop flag, the section ran to its end first.
+TEST(Reliability, InterruptedValidateStopsInsideALumpedSection) {
+  const fs::path dir = scratch_directory("rebound-reliability", "validate-lumped");
+  const auto run = test::shell(
+      "exec 2>&1; " + std::string(REBOUND_BINARY) + " validate --sections 7 --no-plots -o " +
+      (dir / "out").string() +
+      " & pid=$!; sleep 3; kill -INT $pid; t0=$(date +%s%N); wait $pid; s=$?; echo \"exit $s "
+      "after $(( ($(date +%s%N) - t0) / 1000000 )) ms\"");
+  EXPECT_NE(run.output.find("exit 130 after"), std::string::npos) << run.output;
+  EXPECT_NE(run.output.find("interrupted at"), std::string::npos) << run.output;
+  EXPECT_EQ(run.output.find("failed"), std::string::npos) << run.output;  // not a failed check
+  EXPECT_NE(run.output.find("interrupted after 0 of"), std::string::npos) << run.output;
+  // A half-space step on section 7's grid takes milliseconds; 10 s is far below the section's
+  // remaining minute.
+  const std::size_t at = run.output.find("exit 130 after ");
+  ASSERT_NE(at, std::string::npos);
+  EXPECT_LT(std::stol(run.output.substr(at + 15)), 10000) << run.output;
+  EXPECT_FALSE(fs::exists(dir / "out" / "VALIDATION.md"));
+}
+
+// SIGTERM while `rebound pair` solves its lumped model (a half-space grid of 128 cells and 4000
+// steps: minutes): the solve ends at its next step, exit 130, the FEM's files kept, no comparison,
+// the pair's and the lumped folder's manifests "interrupted". Before, the signal ended the process
+// with the manifests saying nothing.
+TEST(Reliability, InterruptedPairStopsInsideTheLumpedSolve) {
+  const fs::path dir = scratch_directory("rebound-reliability", "pair-lumped");
+  const fs::path c =
+      variant(dir, "slow-pair", "sphere-lai-psi2-quick",
+              {{"fem", {{"contact_resolution", 1}, {"frames", 1}}},
+               {"lumped", {{"model", "halfspace"}, {"cells", 128}, {"time_steps", 4000}}}});
+  const fs::path out = dir / "out", log = dir / "pair.log";
+  const auto run = test::shell(
+      std::string(REBOUND_BINARY) + " pair " + c.string() + " --no-plots -o " + out.string() +
+      " > " + log.string() + " 2>&1 & pid=$!; n=0; while ! grep -q '^\\[2/3\\]' " + log.string() +
+      " && [ $n -lt 1200 ]; do sleep 0.1; n=$((n+1)); done; sleep 1; kill -TERM " +
+      "$pid; t0=$(date +%s%N); wait $pid; s=$?; echo \"exit $s after $(( ($(date +%s%N) - t0) / "
+      "1000000 )) ms\"; cat " +
+      log.string());
+  if (run.output.find("needs the FEM") != std::string::npos) GTEST_SKIP() << "no FEM in this build";
+  EXPECT_NE(run.output.find("exit 130 after"), std::string::npos) << run.output;
+  EXPECT_NE(run.output.find("rebound pair: lumped model interrupted at"), std::string::npos)
+      << run.output;
+  const std::size_t at = run.output.find("exit 130 after ");
+  ASSERT_NE(at, std::string::npos);
+  EXPECT_LT(std::stol(run.output.substr(at + 15)), 10000) << run.output;
+  EXPECT_TRUE(fs::exists(out / "fem" / "summary.json"));
+  EXPECT_FALSE(fs::exists(out / "comparison.json"));
+  EXPECT_FALSE(fs::exists(out / "lumped" / "summary.json"));
+  EXPECT_EQ(read_json(out / "manifest.json")["status"], "interrupted");
+  EXPECT_EQ(read_json(out / "lumped" / "manifest.json")["status"], "interrupted");
+}
+
+// SIGTERM while `rebound refine` solves its lumped reference (the same slow half-space model): the
+// solve ends at its next step, no FEM run starts, the empty table and the hint to --resume are
+// written, exit 130. Before, the reference ran without a handler and the signal killed the process.
+TEST(Reliability, InterruptedRefineStopsInsideItsLumpedReference) {
+  const fs::path dir = scratch_directory("rebound-reliability", "refine-lumped");
+  const fs::path c =
+      variant(dir, "slow-refine", "sphere-lai-psi2-quick",
+              {{"fem", {{"contact_resolution", 1}}},
+               {"lumped", {{"model", "halfspace"}, {"cells", 128}, {"time_steps", 4000}}}});
+  const fs::path out = dir / "out";
+  const auto run = test::shell(
+      "exec 2>&1; " + std::string(REBOUND_BINARY) + " refine " + c.string() +
+      " --refinements 0..1 --no-plots -o " + out.string() +
+      " & pid=$!; sleep 3; kill -TERM $pid; t0=$(date +%s%N); wait $pid; s=$?; echo \"exit $s "
+      "after $(( ($(date +%s%N) - t0) / 1000000 )) ms\"");
+  if (run.output.find("needs the FEM") != std::string::npos) GTEST_SKIP() << "no FEM in this build";
+  EXPECT_NE(run.output.find("exit 130 after"), std::string::npos) << run.output;
+  EXPECT_NE(run.output.find("lumped reference unavailable: interrupted at"), std::string::npos)
+      << run.output;
+  EXPECT_NE(run.output.find("0 of 2 runs"), std::string::npos) << run.output;
+  const std::size_t at = run.output.find("exit 130 after ");
+  ASSERT_NE(at, std::string::npos);
+  EXPECT_LT(std::stol(run.output.substr(at + 15)), 10000) << run.output;
+  EXPECT_FALSE(fs::exists(out / "refine"));  // no FEM run started
+  EXPECT_EQ(read_json(out / "manifest-refine.json")["status"], "interrupted");
+}
