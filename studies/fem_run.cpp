@@ -124,7 +124,7 @@ FemRun run_fem_into(const cases::Case& c, const std::string& directory, int extr
   return run;
 }
 
-StudySignals::StudySignals() : handlers_(StopOnSignal::SecondSignal::sets_flag_again) {}
+StudySignals::StudySignals() : handlers_(StopOnSignal::SecondSignal::ends_process) {}
 
 bool StudySignals::stop_requested() const {
   int initialised = 0;

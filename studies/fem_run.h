@@ -55,10 +55,11 @@ std::optional<observables::OutputFolder> take_output_folder(
     const std::string& command, const std::function<void()>& before = {},
     const std::string& role = "");
 
-// While alive: SIGINT and SIGTERM request the study's stop (studies::StopOnSignal; a second
-// signal only asks again). During a FEM run, the run ends with status "interrupted" at its next
-// check; a lumped solve given StopOnSignal::flag() ends at its next step; between runs, the study
-// sees stop_requested() (collective under MPI: true when any rank was asked).
+// While alive: SIGINT and SIGTERM request the study's stop (studies::StopOnSignal). During a FEM
+// run, the run ends with status "interrupted" at its next check (a second signal then only asks
+// again: run_fem_into's own handlers); a lumped solve given StopOnSignal::flag() ends at its next
+// step, and a second signal outside a FEM run ends the process; between runs, the study sees
+// stop_requested() (collective under MPI: true when any rank was asked).
 class StudySignals {
  public:
   StudySignals();

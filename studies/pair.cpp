@@ -105,13 +105,16 @@ void lumped_and_comparison(const cases::Case& c, const std::string& directory,
              mesh_derived.effective_mass));
   lumped::SolveControl control;  // the half-space and MDR solves take seconds: stopped at a step
   control.stop = StopOnSignal::flag();
+  const char* kept = "fem/";
   try {
     pair.lumped = solve_lumped_into(paired, mesh_derived, directory + "/lumped", c.lumped.frames,
                                     false, control);
+    kept = "fem/ and lumped/";
     pair.lumped_exact = solve_lumped_into(paired, cases::derive(paired),
                                           directory + "/lumped-exact", 0, false, control);
   } catch (const lumped::Interrupted& stop) {
-    interrupted("lumped model " + std::string(stop.what()) + "; no comparison written, fem/ kept");
+    interrupted("lumped model " + std::string(stop.what()) + "; no comparison written, " + kept +
+                " kept");
     return;
   }
   if (StopOnSignal::requested()) {

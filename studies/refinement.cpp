@@ -262,6 +262,9 @@ RefinementStudy run_refinement_study(const cases::Case& c, const RefinementOptio
   // References: the case's lumped model on the exact geometry, Hertz for normal impacts.
   const cases::Derived derived = cases::derive(c);
   study.lumped_model = c.lumped.model;
+  if (lumped::checks_solve_control(c))  // the half-space and MDR models take seconds to minutes
+    say(format("%s: lumped reference (model %s) on the exact geometry\n", c.name.c_str(),
+               c.lumped.model.c_str()));
   try {
     lumped::SolveControl control;  // a half-space or MDR reference takes seconds
     control.stop = StopOnSignal::flag();

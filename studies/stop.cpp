@@ -25,6 +25,11 @@ StopOnSignal::StopOnSignal(SecondSignal second) {
   void (*handler)(int) = second == SecondSignal::ends_process ? stop_and_restore_default : stop;
   previous_int_ = std::signal(SIGINT, handler);
   previous_term_ = std::signal(SIGTERM, handler);
+  // A signal the process was started ignoring stays ignored: `rebound pair ... &` from a script
+  // (the shell ignores SIGINT for its background jobs) is not stopped by the Ctrl-C meant for the
+  // job in the foreground.
+  if (previous_int_ == SIG_IGN) std::signal(SIGINT, SIG_IGN);
+  if (previous_term_ == SIG_IGN) std::signal(SIGTERM, SIG_IGN);
 }
 
 StopOnSignal::~StopOnSignal() {

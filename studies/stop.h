@@ -9,7 +9,8 @@
 
 namespace rebound::studies {
 
-// While alive: SIGINT and SIGTERM set the stop flag. The previous handlers come back at the end.
+// While alive: SIGINT and SIGTERM set the stop flag (a signal the process inherited as ignored
+// stays ignored). The previous handlers come back at the end.
 // Instances nest (a study's, then each of its FEM runs'): the outermost clears the flag when it
 // starts and when it ends (a later command in the same process starts normally); inner ones keep
 // it, so a stop asked before or during an inner one is seen by the outer one.

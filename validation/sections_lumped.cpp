@@ -118,7 +118,11 @@ Sweep sweep(const cases::Case& base, lumped::SweepVariable variable, double star
   range.start = start;
   range.stop = stop;
   range.count = count;
-  return {lumped::run_sweep(base, range, options.threads, options.stop)};
+  Sweep result{lumped::run_sweep(base, range, options.threads, options.stop)};
+  // A stopped sweep leaves points unsolved: the section ends here, not as failed checks.
+  if (options.stop != nullptr && options.stop->load())
+    throw std::runtime_error("interrupted during a sweep");
+  return result;
 }
 
 // Every point of a sweep solved (a failed point is a failed check).

@@ -24,7 +24,7 @@ grep -q '"cells": 128' "$work/slow.json" || fail "the slow case was not written"
 test -f "$work/lai/comparison.json" || fail "no comparison.json"
 test "$(grep -c '^# rebound pair: pair-mpi2' "$work/lai.log")" -eq 1 || fail "report not printed once"
 
-"$mpiexec" -np 2 "$rebound" pair "$work/slow.json" --no-plots -o "$work/slow" > "$work/slow.log" 2>&1 &
+"$mpiexec" --mca odls_base_sigkill_timeout 10 -np 2 "$rebound" pair "$work/slow.json" --no-plots -o "$work/slow" > "$work/slow.log" 2>&1 &
 pid=$!
 n=0
 until grep -q '^\[2/3\]' "$work/slow.log"; do

@@ -9,6 +9,7 @@ using rebound::studies::StopOnSignal;
 
 // A signal sets the flag instead of ending the process, for both signals a user or mpirun sends.
 TEST(StopOnSignal, SigintAndSigtermSetTheFlag) {
+  std::signal(SIGINT, SIG_DFL);  // as on a terminal, whatever the test runner inherited
   for (const int signal : {SIGINT, SIGTERM}) {
     const StopOnSignal stop;
     EXPECT_FALSE(StopOnSignal::requested());
@@ -44,11 +45,26 @@ TEST(StopOnSignal, NestedInstancesKeepTheStopForTheOuterOne) {
   EXPECT_FALSE(StopOnSignal::requested());
 }
 
+// A signal the process inherited as ignored (a script's background job ignores SIGINT) stays
+// ignored: the Ctrl-C meant for the foreground job does not stop it; SIGTERM still does.
+TEST(StopOnSignal, AnInheritedIgnoredSignalStaysIgnored) {
+  void (*const before)(int) = std::signal(SIGINT, SIG_IGN);
+  {
+    const StopOnSignal stop;
+    std::raise(SIGINT);
+    EXPECT_FALSE(StopOnSignal::requested());
+    std::raise(SIGTERM);
+    EXPECT_TRUE(StopOnSignal::requested());
+  }
+  EXPECT_EQ(std::signal(SIGINT, before), SIG_IGN);  // given back as it was
+}
+
 // ends_process: the first signal sets the flag, the second has its default action (ends the
 // process by that signal); sets_flag_again: the process survives any number of signals. The
 // previous handler comes back when the instance ends (here: the test's default, which kills).
 TEST(StopOnSignalDeathTest, SecondSignalEndsTheProcessOnlyWhenAskedTo) {
   GTEST_FLAG_SET(death_test_style, "threadsafe");
+  std::signal(SIGINT, SIG_DFL);
   EXPECT_EXIT(
       {
         const StopOnSignal stop;
