@@ -21,6 +21,7 @@
 
 namespace fs = std::filesystem;
 
+#if defined(REBOUND_HAVE_FEM)  // every test here runs rebound-fem
 namespace {
 
 using rebound::test::Invocation;
@@ -106,8 +107,6 @@ pid_t start(const std::vector<std::string>& arguments, const fs::path& log) {
 }
 
 }  // namespace
-
-#if defined(REBOUND_HAVE_FEM)
 
 TEST(RefineCommand, HelpAndBadInputExit2NamingTheOption) {
   const fs::path dir = scratch("bad");
