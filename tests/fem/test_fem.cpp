@@ -666,7 +666,9 @@ TEST(FemCommand, WritesSummaryHistoryAndFrames) {
 
 // A full disk during the FEM (the file-size limit of the process, SIGXFSZ ignored, so write()
 // fails with EFBIG as it would with ENOSPC): exit 1 naming the frame file and the reason, not a
-// deal.II stack dump; no temporary file left behind.
+// deal.II stack dump; no temporary file left behind. The limit is half the first frame's size,
+// measured by a run without it: every file written before that frame (lock, manifest) is far
+// smaller, and the summary written after the failure may fail too (both are then named).
 TEST(FemCommand, FullDiskNamesTheFileAndTheReason) {
   const fs::path dir =
       fs::temp_directory_path() / ("rebound-fem-full-" + std::to_string(::getpid()));
@@ -678,16 +680,26 @@ TEST(FemCommand, FullDiskNamesTheFileAndTheReason) {
   std::ofstream(dir / "case.json") << doc.dump(2);
   // Open MPI's own shared-memory files would hit the limit first: PMIx's hash store and the
   // self transport keep MPI_Init off the disk.
-  const std::string command = "cd " + dir.string() +
-                              " && trap '' XFSZ && ulimit -f 16 && PMIX_MCA_gds=hash "
-                              "OMPI_MCA_btl=self " +
-                              REBOUND_FEM_DRIVER + " case.json -o out --frames 3 --quiet 2>&1";
-  FILE* pipe = popen(command.c_str(), "r");
-  ASSERT_NE(pipe, nullptr);
-  std::string output;
-  char buffer[4096];
-  for (std::size_t n; (n = fread(buffer, 1, sizeof buffer, pipe)) > 0;) output.append(buffer, n);
-  const int status = pclose(pipe);
+  const auto run = [&](const std::string& limit, const std::string& out, int frames) {
+    const std::string command = "cd " + dir.string() + " && trap '' XFSZ && " + limit +
+                                " env PMIX_MCA_gds=hash OMPI_MCA_btl=self " + REBOUND_FEM_DRIVER +
+                                " case.json -o " + out + " --frames " + std::to_string(frames) +
+                                " --quiet 2>&1";
+    FILE* pipe = popen(command.c_str(), "r");
+    std::string output;
+    char buffer[4096];
+    if (pipe == nullptr) return std::pair{-1, output};
+    for (std::size_t n; (n = fread(buffer, 1, sizeof buffer, pipe)) > 0;) output.append(buffer, n);
+    return std::pair{pclose(pipe), output};
+  };
+  const auto [probe_status, probe_output] = run("", "probe", 1);
+  ASSERT_EQ(probe_status, 0) << probe_output;
+  std::uintmax_t frame_bytes = 0;
+  for (const auto& entry : fs::directory_iterator(dir / "probe" / "fem"))
+    if (entry.path().filename().string().rfind("solution_0000", 0) == 0)
+      frame_bytes = std::max(frame_bytes, entry.file_size());
+  ASSERT_GT(frame_bytes, 40000u) << "the first frame is too small to leave room below it";
+  const auto [status, output] = run("prlimit --fsize=" + std::to_string(frame_bytes / 2), "out", 3);
   ASSERT_TRUE(WIFEXITED(status)) << output;
   EXPECT_EQ(WEXITSTATUS(status), 1) << output;
   EXPECT_NE(output.find("File too large"), std::string::npos) << output;
