@@ -88,7 +88,7 @@ int command_lumped(const std::vector<std::string>& arguments) {
   // The half-space grid, a large MDR bed or a small Euler step can take minutes: a progress line
   // after the first 2 s, and Ctrl-C or SIGTERM stop the solve (exit 130, nothing written but a
   // manifest saying "interrupted").
-  const studies::StopOnSignal interrupt;
+  const studies::StopOnSignal handlers;
   ProgressLine progress(2.0);
   // The half-space solve starts over on a larger grid when the contact reaches the grid's edge:
   // its contact time falls back, and the time left is measured from the attempt's start.
@@ -151,8 +151,8 @@ int command_lumped(const std::vector<std::string>& arguments) {
   if (solution.plots_requested) print_warning(studies::plot_warnings(solution.plots, "lumped"));
   verbose.files(directory);
   verbose.total();
-  if (studies::StopOnSignal::requested()) {  // after the solve: its files are complete, plots may
-                                             // be missing
+  // A signal after the solve: its files are complete, frames or plots may be missing.
+  if (studies::StopOnSignal::requested()) {
     std::cerr << "rebound lumped: interrupted after the solve; summary.json and history.csv in "
               << directory << " are complete (frames or plots may be missing)\n";
     return 130;

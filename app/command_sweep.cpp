@@ -290,7 +290,7 @@ int command_sweep(const std::vector<std::string>& arguments) {
     // Ctrl-C or SIGTERM during the lumped points: no new point is started, the points being
     // solved end at their next step, nothing is written (sweep.csv holds only complete sweeps),
     // exit 130.
-    const studies::StopOnSignal interrupt;
+    const studies::StopOnSignal handlers;
     // A sweep of the half-space model takes seconds to minutes per point: a progress line after
     // 2 s, counting the share of the points being solved.
     ProgressLine progress(2.0);

@@ -216,7 +216,7 @@ int command_validate(const std::vector<std::string>& arguments) {
   const studies::StudySignals signals;
   const auto stop_requested = [&signals] { return signals.stop_requested(); };
 #else
-  const studies::StopOnSignal signals;
+  const studies::StopOnSignal handlers;
   const auto stop_requested = [] { return studies::StopOnSignal::requested(); };
 #endif
   options.stop = studies::StopOnSignal::flag();

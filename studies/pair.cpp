@@ -185,9 +185,10 @@ void lumped_and_comparison(const cases::Case& c, const std::string& directory,
 }
 
 // Rank 0's status and message to every rank. The other ranks wait here, not in MPI_Finalize:
-// there Open MPI 4.1 drops their SIGTERM handler, so mpirun's SIGTERM on Ctrl-C killed them and
-// then rank 0 before it could stop its lumped solve cleanly (measured: pair.status and manifests
-// lost). The wait polls every 10 ms instead of spinning on a core rank 0 and the plots need.
+// while they waited there (Open MPI 4.1), their SIGTERM handler was gone (/proc/PID/status SigCgt),
+// so mpirun's SIGTERM on Ctrl-C killed them and mpirun then killed rank 0 before it could stop its
+// lumped solve cleanly (measured: message and manifests lost). The wait polls every 10 ms instead
+// of spinning on a core rank 0 and the plots need.
 void share_outcome(PairResult& pair) {
   int initialised = 0;
   MPI_Initialized(&initialised);
