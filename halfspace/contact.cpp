@@ -111,6 +111,7 @@ int Contact::solve_normal(double approach, const Influence::Field& offset) {
   t_.setZero();
   int iteration = 0;
   while (iteration < options_.max_iterations) {
+    throw_if_stopped();
     ++iteration;
     influence_.normal(p, u_);
     g_ = u_.array() + profile_.array() - approach + offset.array();
@@ -187,6 +188,7 @@ int Contact::solve_tangential(const Eigen::Vector2d& shift) {
     double momentum = 1;
     Influence::Field next_t, next_b;
     while (iteration < options_.max_iterations) {
+      throw_if_stopped();
       ++iteration;
       influence_.tangential(y_t_, y_b_, c_t_, c_b_);
       next_t = y_t_ - inverse_l * (c_t_ + b_t);

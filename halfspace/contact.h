@@ -24,6 +24,7 @@
 #pragma once
 
 #include <Eigen/Dense>
+#include <atomic>
 
 #include "halfspace/influence.h"
 
@@ -35,6 +36,10 @@ struct ContactOptions {
   double coupling_tolerance = 1e-5;    // normal <-> tangential: change relative to max p
   int max_iterations = 20000;
   bool extrapolate = true;  // start a step from the linear extrapolation of the last two
+  // Read before every iteration of both solvers (a relaxed atomic load beside an iteration's FFT
+  // convolutions; a step takes seconds on a fine grid): when true, step() throws
+  // Contact::Stopped.
+  const std::atomic<bool>* stop = nullptr;
 };
 
 // The contact's fields, each on the grid (Influence's layout).
@@ -49,6 +54,10 @@ struct StepStatistics {
 
 class Contact {
  public:
+  // Thrown by step() when ContactOptions::stop is set; the contact's fields are then those of
+  // an unfinished step (the solve is abandoned).
+  struct Stopped {};
+
   Contact(int cells, double spacing, double poisson_ratio, double beta, double friction,
           ContactOptions options = {});
 
@@ -73,6 +82,9 @@ class Contact {
  private:
   int solve_normal(double approach, const Influence::Field& offset);
   int solve_tangential(const Eigen::Vector2d& shift);
+  void throw_if_stopped() const {
+    if (options_.stop != nullptr && options_.stop->load(std::memory_order_relaxed)) throw Stopped{};
+  }
 
   Influence influence_;
   double friction_;

@@ -36,7 +36,9 @@ Outcome integrate(const lumped::Configuration& configuration, const Options& opt
   const double spacing = 2 * hertz.radius / options.cells;
   int grid = int(std::ceil(domain * options.cells));
   if (grid % 2 == 0) ++grid;  // odd: a cell centred at P
-  Contact contact(grid, spacing, nu, beta, mu, options.contact);
+  ContactOptions contact_options = options.contact;
+  if (contact_options.stop == nullptr) contact_options.stop = options.control.stop;
+  Contact contact(grid, spacing, nu, beta, mu, contact_options);
   const double dt = hertz.duration / options.time_steps;
 
   statistics.grid_cells = grid;
@@ -92,8 +94,15 @@ Outcome integrate(const lumped::Configuration& configuration, const Options& opt
     Eigen::Vector2d force_next = Eigen::Vector2d::Zero();
     double elastic_energy = 0, stick_fraction = 0;
     if (approach > 0) {
-      const StepStatistics s =
-          contact.step(approach, Eigen::Vector2d(delta_next.x() - delta.x(), 0.0));
+      // A stop inside the step's iterations (seconds each on a fine grid) ends the solve as one
+      // at the step's start would.
+      const StepStatistics s = [&] {
+        try {
+          return contact.step(approach, Eigen::Vector2d(delta_next.x() - delta.x(), 0.0));
+        } catch (const Contact::Stopped&) {
+          throw lumped::Interrupted(tau / hertz.duration);
+        }
+      }();
       ++statistics.steps;
       statistics.normal_iterations += s.normal_iterations;
       statistics.tangential_iterations += s.tangential_iterations;

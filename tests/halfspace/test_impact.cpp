@@ -4,6 +4,7 @@
 // per Hertz duration) unless a test says otherwise.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <cmath>
 #include <cstdio>
 
@@ -239,4 +240,35 @@ TEST(HalfspaceImpact, StartingOverIsReportedAndProgressFallsBack) {
   Options reference = coupling(true);
   reference.cells = 12;
   EXPECT_NEAR(psi2_of(c, small), psi2_of(c, solve_impact(c, reference)), 1e-12);
+}
+
+// A stop asked for during a step is heard inside that step's contact solve, not at the next
+// step: a step on a fine grid takes seconds (about 7 s at 256 cells across the contact). The
+// progress callback sets the flag at a check (after that check read it), so only the contact's
+// own iterations can report it with the same fraction; the next step's check would report one
+// step (1 / 100 of the Hertz duration) more.
+TEST(HalfspaceImpact, StopIsHeardInsideAContactStep) {
+  const Configuration c = sphere(2.0, 0.1);
+  Options options = coupling(true);
+  options.cells = 12;
+  std::atomic<bool> stop{false};
+  double asked_at = -1;
+  options.control.stop = &stop;
+  options.control.progress = [&](double fraction) {
+    if (fraction >= 0.5 && !stop) {
+      stop = true;
+      asked_at = fraction;
+    }
+  };
+  try {
+    solve_impact(c, options);
+    ADD_FAILURE() << "the solve finished although a stop was asked at half the Hertz duration";
+  } catch (const lumped::Interrupted& interrupted) {
+    EXPECT_EQ(interrupted.fraction, asked_at);
+  }
+  // The contact alone: a step asked to stop throws Contact::Stopped.
+  halfspace::ContactOptions contact_options;
+  contact_options.stop = &stop;
+  halfspace::Contact contact(25, 0.1, kNu, 0.0, 0.1, contact_options);
+  EXPECT_THROW(contact.step(0.5, Eigen::Vector2d::Zero()), halfspace::Contact::Stopped);
 }
