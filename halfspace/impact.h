@@ -35,7 +35,7 @@ namespace rebound::halfspace {
 // Defaults from the convergence study (docs/HALFSPACE.md; nu = 0.3, sphere): at Psi1 = 2, mu = 0.1
 // Psi2 moves by < 3e-4 (coupling off) and ~1e-3 (on) from 12 to 48 cells, and by 5e-5 (off) /
 // 5e-4 (on, first order in dtau) from 100 to 400 steps; the Hertz duration and peak force are
-// within 2e-4. 24 cells and 100 steps take ~1 s (off) / ~2 s (on) per impact.
+// within 2e-4. 24 cells and 100 steps take ~0.25 s (off) / ~0.6 s (on) per impact.
 struct Options {
   bool record_history = true;
   double history_spacing = 0.01;  // tau between history samples (at the time steps)

@@ -1,7 +1,11 @@
 #include "halfspace/influence.h"
 
+#include <fftw3.h>
+
 #include <algorithm>
 #include <cmath>
+#include <map>
+#include <mutex>
 #include <stdexcept>
 
 namespace rebound::halfspace {
@@ -31,7 +35,7 @@ double over_cell(K corner, double x, double y, double side) {
   return corner(x2, y2) - corner(x1, y2) - corner(x2, y1) + corner(x1, y1);
 }
 
-bool smooth_size(int n) {  // only factors 2, 3, 5 (kissfft's fast radices)
+bool smooth_size(int n) {  // only factors 2, 3, 5 (FFTW's fastest lengths)
   for (const int f : {2, 3, 5})
     while (n % f == 0) n /= f;
   return n == 1;
@@ -63,54 +67,122 @@ Eigen::Matrix3d influence_block(double x, double y, double side, double poisson_
   return m / kPi;
 }
 
-RealFft2d::RealFft2d(int cells, int padded)
-    : cells_(cells),
-      padded_(padded),
-      half_(padded / 2 + 1),
-      row_(std::size_t(padded)),
-      half_rows_(std::size_t(padded * half_)),
-      column_(std::size_t(padded)),
-      column_out_(std::size_t(padded)) {
-  fft_.SetFlag(Eigen::FFT<double>::HalfSpectrum);
+namespace {
+
+// FFTW's planner (making and destroying plans) is not thread-safe; fftw_execute is.
+std::mutex& planner_lock() {
+  static std::mutex lock;
+  return lock;
 }
 
+struct PlanDeleter {
+  void operator()(fftw_plan_s* plan) const {
+    const std::lock_guard<std::mutex> guard(planner_lock());
+    fftw_destroy_plan(plan);
+  }
+};
+using Plan = std::unique_ptr<fftw_plan_s, PlanDeleter>;
+
+template <class T>
+struct FftwDeleter {
+  void operator()(T* p) const { fftw_free(p); }
+};
+
+template <class Make>
+Plan make_plan(Make make) {
+  const std::lock_guard<std::mutex> guard(planner_lock());
+  fftw_plan plan = make();
+  if (plan == nullptr) throw std::runtime_error("halfspace: FFTW could not plan a transform");
+  return Plan(plan);
+}
+
+}  // namespace
+
+// The buffers the plans were made on (FFTW's alignment) and the plans: real-to-complex over rows
+// (one plan per row count asked for), complex over the half spectrum's columns (forward,
+// backward, in place) and complex-to-real over the first cells rows.
+struct RealFft2d::Plans {
+  std::unique_ptr<double[], FftwDeleter<double>> real, real_out;
+  std::unique_ptr<fftw_complex[], FftwDeleter<fftw_complex>> spectrum;
+  std::map<int, Plan> rows_forward;
+  Plan columns_forward, columns_backward, rows_backward;
+};
+
+RealFft2d::RealFft2d(int cells, int padded)
+    : cells_(cells), padded_(padded), half_(padded / 2 + 1), plans_(std::make_unique<Plans>()) {
+  if (cells < 1 || padded < cells)
+    throw std::invalid_argument("halfspace::RealFft2d: expected 1 <= cells <= padded");
+  const std::size_t n = std::size_t(padded) * std::size_t(padded);
+  const std::size_t m = std::size_t(padded) * std::size_t(half_);
+  Plans& p = *plans_;
+  p.real.reset(fftw_alloc_real(n));
+  p.real_out.reset(fftw_alloc_real(n));
+  p.spectrum.reset(fftw_alloc_complex(m));
+  if (!p.real || !p.real_out || !p.spectrum) throw std::bad_alloc();
+  int length[] = {padded};
+  // Columns: padded points at stride half, half of them one after the other, in place.
+  p.columns_forward = make_plan([&] {
+    return fftw_plan_many_dft(1, length, half_, p.spectrum.get(), nullptr, half_, 1,
+                              p.spectrum.get(), nullptr, half_, 1, FFTW_FORWARD, FFTW_ESTIMATE);
+  });
+  p.columns_backward = make_plan([&] {
+    return fftw_plan_many_dft(1, length, half_, p.spectrum.get(), nullptr, half_, 1,
+                              p.spectrum.get(), nullptr, half_, 1, FFTW_BACKWARD, FFTW_ESTIMATE);
+  });
+  p.rows_backward = make_plan([&] {
+    return fftw_plan_many_dft_c2r(1, length, cells, p.spectrum.get(), nullptr, 1, half_,
+                                  p.real_out.get(), nullptr, 1, padded, FFTW_ESTIMATE);
+  });
+}
+
+RealFft2d::~RealFft2d() = default;
+
 void RealFft2d::forward(const double* field, int rows, int columns, Complex* spectrum) {
-  // Rows (along b): real -> half spectrum; rows beyond `rows` are zero.
+  if (rows < 1 || rows > padded_ || columns < 1 || columns > padded_)
+    throw std::invalid_argument("halfspace::RealFft2d::forward: field larger than the padding");
+  Plans& p = *plans_;
+  Plan& rows_plan = p.rows_forward[rows];
+  if (!rows_plan) {
+    int length[] = {padded_};
+    rows_plan = make_plan([&] {
+      return fftw_plan_many_dft_r2c(1, length, rows, p.real.get(), nullptr, 1, padded_,
+                                    p.spectrum.get(), nullptr, 1, half_, FFTW_ESTIMATE);
+    });
+  }
+  // Rows (along b): real -> half spectrum; rows beyond `rows` are zero, and so their spectra.
+  double* const real = p.real.get();
   for (int r = 0; r < rows; ++r) {
-    std::copy(field + std::size_t(r) * columns, field + std::size_t(r + 1) * columns, row_.begin());
-    std::fill(row_.begin() + columns, row_.end(), 0.0);
-    fft_.fwd(&half_rows_[std::size_t(r * half_)], row_.data(), padded_);
+    double* const row = real + std::size_t(r) * padded_;
+    std::copy(field + std::size_t(r) * columns, field + std::size_t(r + 1) * columns, row);
+    std::fill(row + columns, row + padded_, 0.0);
   }
+  fftw_execute(rows_plan.get());
+  Complex* const s = reinterpret_cast<Complex*>(p.spectrum.get());  // FFTW's documented layout
+  std::fill(s + std::size_t(rows) * half_, s + std::size_t(padded_) * half_, Complex(0, 0));
   // Columns (along t): complex.
-  for (int k = 0; k < half_; ++k) {
-    for (int r = 0; r < rows; ++r) column_[std::size_t(r)] = half_rows_[std::size_t(r * half_ + k)];
-    std::fill(column_.begin() + rows, column_.end(), Complex(0, 0));
-    fft_.fwd(column_out_.data(), column_.data(), padded_);
-    for (int r = 0; r < padded_; ++r)
-      spectrum[std::size_t(r * half_ + k)] = column_out_[std::size_t(r)];
-  }
+  fftw_execute(p.columns_forward.get());
+  std::copy(s, s + std::size_t(padded_) * half_, spectrum);
 }
 
 void RealFft2d::inverse(const Complex* spectrum, double* field) {
-  for (int k = 0; k < half_; ++k) {
-    for (int r = 0; r < padded_; ++r)
-      column_[std::size_t(r)] = spectrum[std::size_t(r * half_ + k)];
-    fft_.inv(column_out_.data(), column_.data(), padded_);  // scaled by 1/padded
-    for (int r = 0; r < cells_; ++r)
-      half_rows_[std::size_t(r * half_ + k)] = column_out_[std::size_t(r)];
-  }
-  for (int r = 0; r < cells_; ++r) {
-    fft_.inv(row_.data(), &half_rows_[std::size_t(r * half_)], padded_);  // scaled by 1/padded
-    std::copy(row_.begin(), row_.begin() + cells_, field + std::size_t(r) * cells_);
-  }
+  Plans& p = *plans_;
+  Complex* const s = reinterpret_cast<Complex*>(p.spectrum.get());
+  std::copy(spectrum, spectrum + std::size_t(padded_) * half_, s);
+  fftw_execute(p.columns_backward.get());
+  fftw_execute(p.rows_backward.get());  // the first cells rows only (it overwrites s)
+  const double scale = 1.0 / (double(padded_) * double(padded_));
+  const double* const real = p.real_out.get();
+  for (int r = 0; r < cells_; ++r)
+    for (int j = 0; j < cells_; ++j)
+      field[std::size_t(r) * cells_ + j] = scale * real[std::size_t(r) * padded_ + j];
 }
 
 namespace {
 int padded_size(int cells) {
-  // Linear (not circular) convolution of a cells-wide grid needs >= 2 cells - 1 points; a
-  // multiple of 4 takes kissfft's fast real-transform path.
+  // Linear (not circular) convolution of a cells-wide grid needs >= 2 cells - 1 points: the
+  // first length from 2 cells on with no prime factor but 2, 3 and 5.
   int n = 2 * cells;
-  while (n % 4 != 0 || !smooth_size(n)) ++n;
+  while (!smooth_size(n)) ++n;
   return n;
 }
 }  // namespace

@@ -30,7 +30,7 @@
 
 #include <Eigen/Dense>
 #include <complex>
-#include <unsupported/Eigen/FFT>
+#include <memory>
 #include <vector>
 
 namespace rebound::halfspace {
@@ -50,24 +50,32 @@ CellIntegrals cell_integrals(double x, double y, double side);
 Eigen::Matrix3d influence_block(double x, double y, double side, double poisson_ratio, double beta);
 
 // 2-D real FFT of a cells x cells field zero-padded to padded x padded (rows along t, columns
-// along b), to the half spectrum padded x (padded/2 + 1); Eigen's kissfft, row then column
-// transforms, skipping the zero padding.
+// along b), to the half spectrum padded x (padded/2 + 1), by FFTW (plans made with FFTW_ESTIMATE,
+// so that the same sizes always take the same plan and the same round-off): real-to-complex
+// transforms of the given rows only, then complex transforms of the half spectrum's columns; the
+// inverse transforms the columns, then back to real only the first cells rows. FFTW's planner is
+// not thread-safe: plans are made and destroyed under one lock, so that the threads of a sweep
+// can each build their own grid; executing them needs no lock.
 class RealFft2d {
  public:
   using Complex = std::complex<double>;
   RealFft2d(int cells, int padded);
+  ~RealFft2d();
+  RealFft2d(const RealFft2d&) = delete;
+  RealFft2d& operator=(const RealFft2d&) = delete;
   int padded() const { return padded_; }
   int half() const { return half_; }
-  // field: rows x cells (row-major, rows <= padded, each row padded with zeros to `padded`).
+  // field: rows x columns (row-major; rows, columns <= padded), padded with zeros to padded x
+  // padded. spectrum: padded x half, row-major.
   void forward(const double* field, int rows, int columns, Complex* spectrum);
-  // The first cells x cells values of the inverse transform.
+  // The first cells x cells values of the inverse transform (scaled by 1/padded^2: inverse of
+  // forward).
   void inverse(const Complex* spectrum, double* field);
 
  private:
+  struct Plans;
   int cells_, padded_, half_;
-  Eigen::FFT<double> fft_;
-  std::vector<double> row_;
-  std::vector<Complex> half_rows_, column_, column_out_;
+  std::unique_ptr<Plans> plans_;
 };
 
 // The influence operator on a cells x cells grid of side h centred at the origin (cell (i, j)

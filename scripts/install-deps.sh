@@ -4,6 +4,8 @@
 set -euo pipefail
 packages=(
   cmake make g++ pkg-config
+  # FFTW: the half-space model's convolutions (halfspace/influence.h)
+  libfftw3-dev
   libdeal.ii-dev openmpi-bin
   libeigen3-dev libvtk9-dev nlohmann-json3-dev
   libgtest-dev googletest libbenchmark-dev

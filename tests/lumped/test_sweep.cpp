@@ -67,6 +67,29 @@ TEST(Sweep, ValuesEqualTheRangeBitForBitInAnyOrderAndThreadCount) {
   EXPECT_TRUE(by_range.front().error.empty());
 }
 
+// The half-space model on 2 threads: each point builds its own grid, so FFT plans are made and
+// destroyed on both threads at once (FFTW's planner is not thread-safe; halfspace::RealFft2d
+// serialises it). The rows equal the serial sweep's bit for bit: the plans are FFTW_ESTIMATE's,
+// the same for the same length whichever thread makes them. 8 and 12 cells across the contact
+// (grids of 11 and 15 cells, transform lengths 24 and 30), 8 points each.
+TEST(Sweep, HalfSpaceOnTwoThreadsEqualsSerialBitForBit) {
+  for (const int cells : {8, 12}) {
+    cases::Case halfspace = lumped::case_with_model(sphere(), "halfspace");
+    halfspace.lumped.cells = cells;
+    halfspace.lumped.time_steps = 40;
+    const lumped::SweepRange range = psi1_range(0.5, 4, 8);
+    const auto serial = lumped::run_sweep(halfspace, range, 1);
+    const auto threaded = lumped::run_sweep(halfspace, range, 2);
+    ASSERT_EQ(serial.size(), threaded.size());
+    for (std::size_t i = 0; i < serial.size(); ++i) {
+      SCOPED_TRACE(i);
+      EXPECT_TRUE(serial[i].error.empty()) << serial[i].error;
+      expect_same_point(serial[i], threaded[i]);
+    }
+    EXPECT_NE(serial.front().scalars[1], serial.back().scalars[1]);
+  }
+}
+
 TEST(Sweep, ValuesOutsideTheRangeAreRowErrorsAndEmptyValuesNoRows) {
   const cases::Case base = sphere();
   const auto rows = lumped::run_sweep(base, lumped::SweepVariable::friction, {0.2, -1.0, NAN}, 2);
