@@ -148,7 +148,7 @@ int command_validate(const std::vector<std::string>& arguments) {
     std::snprintf(estimate, sizeof estimate,
                   "\n  --quick   the default: about %.0f min (FEM on test-sized "
                   "meshes; the lumped\n            halves take about a second, section 7's "
-                  "partial-slip sweeps\n            about a minute)\n"
+                  "partial-slip sweeps\n            about 20 s)\n"
                   "  --full    FEM at the default resolution, p = 1 and 2, the rod study to\n"
                   "            fem.refinement 3; lumped sweeps with 10x the points: about %.1f h\n"
                   "  (serial estimates; `mpirun -np 2 rebound validate ...` runs the FEM on 2\n"
