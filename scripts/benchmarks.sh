@@ -94,6 +94,10 @@ elif command -v ccx > /dev/null && [ -x build/bin/rebound ]; then
   calculix=$(/usr/bin/python3 bench/calculix_hertz.py --degrees "$calculix_degrees" --nice 0 2>&1 |
              sed -n '/UTC, /,$p' || true)
 fi
+# The half-space model's FFTW against the kissfft it replaced (bench/halfspace_fft.py builds the
+# last kissfft commit, so it is run by hand): the section of the previous docs/PERFORMANCE.md as
+# it stands (its own line says when it ran).
+halfspace_fft_kept=$(awk '/^## Half-space model: FFTW/{on=1; print; next} on && /^## /{exit} on' "$out")
 # The Python module against the command line (bench/python_sweep.py), by the module's python.
 python=$(sed -n 's/^Python3_EXECUTABLE:FILEPATH=//p' build/CMakeCache.txt)
 python_sweep=""
@@ -138,6 +142,10 @@ fi
   echo "(\`uncoupled-euler\`) is first order (error ∝ h) and needs h of a few 1e-6, so its cost is"
   echo "extrapolated in the last row of each block. The ratio of the two costs is the \"≥ 100× cheaper\""
   echo "criterion for reaching 1e-6 in Ψ₂ (the Dormand–Prince solver against the fixed-step Euler)."
+  if [ -n "$halfspace_fft_kept" ]; then
+    echo
+    echo "$halfspace_fft_kept"
+  fi
   if [ -n "$fem" ]; then
     echo
     echo "## FEM"
