@@ -211,7 +211,7 @@ int command_validate(const std::vector<std::string>& arguments) {
   const int ranks = int(dealii::Utilities::MPI::n_mpi_processes(MPI_COMM_WORLD));
   if (!args.option("--threads")) options.threads = std::max(1, options.threads / ranks);
   // Ctrl-C / SIGTERM: the FEM run under way ends as "interrupted" (stop_requested() asks every
-  // rank), the lumped solve under way at its next step, no further section starts, and nothing is
+  // rank), the lumped solve under way at its next check, no further section starts, and nothing is
   // written (a half report must not replace docs/VALIDATION.md); exit 130.
   const studies::StudySignals signals;
   const auto stop_requested = [&signals] { return signals.stop_requested(); };
@@ -273,7 +273,7 @@ int command_validate(const std::vector<std::string>& arguments) {
 
   // Collective under MPI (every rank asks), before any rank leaves or writes.
   if (stop_requested()) {
-    // The section under way ended at its solve's next step: it counts as not run.
+    // The section under way ended at its solve's next check: it counts as not run.
     const std::size_t complete = results.size() - (last_interrupted ? 1 : 0);
     if (root)
       std::cerr << "rebound validate: interrupted after " << complete << " of " << selected.size()

@@ -4,8 +4,8 @@
 // docs/LUMPED.md and docs/HALFSPACE.md. Then full stick (mu = 1000, the tangential speed of
 // Psi1 = 2 at mu = 0.1): the tangential coefficient of restitution of the half-space model with
 // beta = 0 in its time step against the MDR bed (the same physics); --coupled-full-stick adds the
-// coupled half-space model at 100 and 400 steps (about 70 s more).
-// Run: build/bin/bench_lumped_partial_slip [--coupled-full-stick] (about a minute).
+// coupled half-space model at 100 and 400 steps (about 22 s more).
+// Run: build/bin/bench_lumped_partial_slip [--coupled-full-stick] (about 22 s).
 #include <chrono>
 #include <cmath>
 #include <cstdio>

@@ -41,17 +41,21 @@ def parse_runs(text):
     return runs
 
 
-def build_baseline(work):
+def add_worktree(work):
     source = os.path.join(work, "source")
     subprocess.run(["git", "-C", ROOT, "worktree", "add", "--detach", source, BASELINE_COMMIT],
                    check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return source
+
+
+def build_baseline(source):
     build = os.path.join(source, "build")
     print(f"building {BASELINE_COMMIT} (kissfft) in {build} ...", file=sys.stderr, flush=True)
     for command in (["cmake", "-S", source, "-B", build, "-DCMAKE_BUILD_TYPE=Release",
                      "-DREBOUND_WITH_DEALII=OFF"],
                     ["cmake", "--build", build, "-j2", "--target", "rebound"]):
         subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
-    return source, build
+    return build
 
 
 def timed_run(binary, case_path, out):
@@ -77,7 +81,8 @@ def main():
             if args.baseline_build:
                 baseline = args.baseline_build
             else:
-                worktree, baseline = build_baseline(work)
+                worktree = add_worktree(work)  # removed below even if the build fails
+                baseline = build_baseline(worktree)
             binary_b = os.path.join(baseline, "bin", "rebound")
             if not os.access(binary_b, os.X_OK):
                 sys.exit(f"halfspace_fft.py: {binary_b} missing")

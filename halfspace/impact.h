@@ -48,7 +48,8 @@ struct Options {
   int time_steps = 100;  // steps per Hertz contact duration of the impact's normal speed
   double domain = 1.25;  // grid side over the maximal Hertz contact diameter
   ContactOptions contact;
-  lumped::SolveControl control;  // checked at every step (lumped::Interrupted on a stop)
+  lumped::SolveControl control;  // checked at every step, its stop flag also at every
+                                 // contact iteration (lumped::Interrupted on a stop)
 };
 
 lumped::Outcome solve_impact(const lumped::Configuration& configuration,

@@ -69,7 +69,9 @@ Eigen::Matrix3d influence_block(double x, double y, double side, double poisson_
 
 namespace {
 
-// FFTW's planner (making and destroying plans) is not thread-safe; fftw_execute is.
+// Of FFTW's routines only fftw_execute is documented as thread-safe: the planner, plan destruction
+// and FFTW's allocation run under this lock (rebound's only FFTW user; another FFTW user in the
+// same process, e.g. a Python FFT package beside the module, would not take it).
 std::mutex& planner_lock() {
   static std::mutex lock;
   return lock;
@@ -85,7 +87,10 @@ using Plan = std::unique_ptr<fftw_plan_s, PlanDeleter>;
 
 template <class T>
 struct FftwDeleter {
-  void operator()(T* p) const { fftw_free(p); }
+  void operator()(T* p) const {
+    const std::lock_guard<std::mutex> guard(planner_lock());
+    fftw_free(p);
+  }
 };
 
 template <class Make>
@@ -115,9 +120,12 @@ RealFft2d::RealFft2d(int cells, int padded)
   const std::size_t n = std::size_t(padded) * std::size_t(padded);
   const std::size_t m = std::size_t(padded) * std::size_t(half_);
   Plans& p = *plans_;
-  p.real.reset(fftw_alloc_real(n));
-  p.real_out.reset(fftw_alloc_real(n));
-  p.spectrum.reset(fftw_alloc_complex(m));
+  {
+    const std::lock_guard<std::mutex> guard(planner_lock());
+    p.real.reset(fftw_alloc_real(n));
+    p.real_out.reset(fftw_alloc_real(n));
+    p.spectrum.reset(fftw_alloc_complex(m));
+  }
   if (!p.real || !p.real_out || !p.spectrum) throw std::bad_alloc();
   int length[] = {padded};
   // Columns: padded points at stride half, half of them one after the other, in place.

@@ -51,11 +51,13 @@ Eigen::Matrix3d influence_block(double x, double y, double side, double poisson_
 
 // 2-D real FFT of a cells x cells field zero-padded to padded x padded (rows along t, columns
 // along b), to the half spectrum padded x (padded/2 + 1), by FFTW (plans made with FFTW_ESTIMATE,
-// so that the same sizes always take the same plan and the same round-off): real-to-complex
-// transforms of the given rows only, then complex transforms of the half spectrum's columns; the
-// inverse transforms the columns, then back to real only the first cells rows. FFTW's planner is
-// not thread-safe: plans are made and destroyed under one lock, so that the threads of a sweep
-// can each build their own grid; executing them needs no lock.
+// which picks by heuristics, not timing: without wisdom imported into the process, which rebound
+// never does, the same sizes take the same plan and the same round-off on every run):
+// real-to-complex transforms of the given rows only, then complex transforms of the half
+// spectrum's columns; the inverse transforms the columns, then back to real only the first cells
+// rows. FFTW's planner is not thread-safe: plans are made and destroyed under one lock of
+// rebound's, so that the threads of a sweep can each build their own grid; executing them needs
+// no lock.
 class RealFft2d {
  public:
   using Complex = std::complex<double>;

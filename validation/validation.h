@@ -101,7 +101,7 @@ struct Options {
   int threads = 1;              // sweep worker threads
   studies::Report report;       // progress of the long (FEM) sections; empty: silent
   // When *stop becomes true (studies::StopOnSignal's flag under `rebound validate`), the long
-  // lumped solves (section 7's half-space and MDR) and the sweeps end at their next step: the
+  // lumped solves (section 7's half-space and MDR) and the sweeps end at their next check: the
   // section then reports lumped::Interrupted as its error.
   const std::atomic<bool>* stop = nullptr;
 };

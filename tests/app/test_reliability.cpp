@@ -248,11 +248,11 @@ TEST(Reliability, InterruptedValidateWritesNothing) {
 }
 #endif
 
-// Ctrl-C or SIGTERM during section 7's lumped half (half-space and MDR solves, 76 s in the quick
-// report): the solve under way ends at its next step, the section is reported as interrupted (not
-// as failed checks), exit 130, nothing written. Before the solves polled the stop flag, the
-// section ran to its end first. (SIGTERM: a background job of a script ignores SIGINT, and so
-// does rebound.)
+// Ctrl-C or SIGTERM during section 7's lumped half (half-space and MDR solves, 18 s in the quick
+// report): the solve under way ends (the half-space model inside its step, the MDR bed at its next
+// step), the section is reported as interrupted (not as failed checks), exit 130, nothing
+// written. Before the solves polled the stop flag, the section ran to its end first. (SIGTERM: a
+// background job of a script ignores SIGINT, and so does rebound.)
 TEST(Reliability, InterruptedValidateStopsInsideALumpedSection) {
   const fs::path dir = scratch_directory("rebound-reliability", "validate-lumped");
   const auto run = signal_after("validate --sections 7 --no-plots -o " + (dir / "out").string(),
@@ -267,7 +267,7 @@ TEST(Reliability, InterruptedValidateStopsInsideALumpedSection) {
 
 #if defined(REBOUND_HAVE_FEM)
 // SIGTERM while `rebound pair` solves its lumped model (a half-space grid of 128 cells and 4000
-// steps: minutes): the solve ends at its next step, exit 130, the FEM's files kept, no comparison,
+// steps: minutes): the solve ends at its next check, exit 130, the FEM's files kept, no comparison,
 // the pair's and the lumped folder's manifests "interrupted". Before, the signal ended the process
 // with the manifests saying nothing.
 TEST(Reliability, InterruptedPairStopsInsideTheLumpedSolve) {
@@ -288,7 +288,7 @@ TEST(Reliability, InterruptedPairStopsInsideTheLumpedSolve) {
 }
 
 // SIGTERM while `rebound refine` solves its lumped reference (the same slow half-space model): the
-// solve ends at its next step, no FEM run starts, the empty table and the hint to --resume are
+// solve ends at its next check, no FEM run starts, the empty table and the hint to --resume are
 // written, exit 130. Before, the reference ran without a handler and the signal killed the process.
 TEST(Reliability, InterruptedRefineStopsInsideItsLumpedReference) {
   const fs::path dir = scratch_directory("rebound-reliability", "refine-lumped");
