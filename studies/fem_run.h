@@ -58,7 +58,7 @@ std::optional<observables::OutputFolder> take_output_folder(
 // While alive: SIGINT and SIGTERM request the study's stop (studies::StopOnSignal). During a FEM
 // run, the run ends with status "interrupted" at its next check (a second signal then only asks
 // again: run_fem_into's own handlers); a lumped solve given StopOnSignal::flag() ends at its next
-// step, and a second signal outside a FEM run ends the process; between runs, the study sees
+// check, and a second signal outside a FEM run ends the process; between runs, the study sees
 // stop_requested() (collective under MPI: true when any rank was asked).
 class StudySignals {
  public:

@@ -103,7 +103,7 @@ void lumped_and_comparison(const cases::Case& c, const std::string& directory,
   say(format("[2/3] lumped model (%s) with the mesh's lambda = %.6g, theta = %.6g, m = %.6g kg\n",
              c.lumped.model.c_str(), mesh_derived.lambda, mesh_derived.theta,
              mesh_derived.effective_mass));
-  lumped::SolveControl control;  // the half-space and MDR solves take seconds: stopped at a step
+  lumped::SolveControl control;  // the half-space and MDR solves take seconds: stoppable
   control.stop = StopOnSignal::flag();
   const char* kept = "fem/";
   try {
@@ -220,7 +220,7 @@ PairResult run_pair(const cases::Case& c, const std::string& directory,
   };
   PairResult pair;
   // Ctrl-C or SIGTERM: during the FEM run it ends the run ("interrupted" at its next check), during
-  // the lumped solves at their next step; either way nothing after it is written.
+  // the lumped solves at their next check; either way nothing after it is written.
   const StudySignals signals;
   // The pair owns DIR: the comparison files of an earlier pair, and its lumped folders, are
   // removed before the FEM starts, so that a failed or interrupted pair leaves only its fem/.

@@ -255,7 +255,7 @@ RefinementStudy run_refinement_study(const cases::Case& c, const RefinementOptio
   }
 
   // Ctrl-C and SIGTERM from here to the last run: the run under way (the lumped reference at its
-  // next step, a FEM run at its next check) ends as "interrupted", and the study stops.
+  // next check, a FEM run at its next check) ends as "interrupted", and the study stops.
   std::optional<StudySignals> signals(std::in_place);  // ended before the report and plots
 
   // References: the case's lumped model on the exact geometry, Hertz for normal impacts.

@@ -18,7 +18,7 @@ class StopOnSignal {
  public:
   // What a second signal does. ends_process: the default action comes back after the first, so a
   // second Ctrl-C ends a command whose loop does not reach its next check soon enough (a lumped
-  // solve's step on a fine grid). sets_flag_again: the FEM runs, which check every 16 steps and
+  // solve between two of its checks). sets_flag_again: the FEM runs, which check every 16 steps and
   // must not be killed while they write their summary.
   enum class SecondSignal { ends_process, sets_flag_again };
 
