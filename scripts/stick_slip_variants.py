@@ -16,8 +16,9 @@ so the tangential speed grows with mu (v_t / v_n = Psi1 mu (2 - nu) / (2 (1 - nu
 
 --speed LIST runs the same at other normal impact speeds (m/s; default 0.5, the case's). The
 lumped and half-space models are quasi-static and rate-independent in Hertz's scaling: their Psi2
-does not depend on the speed. The FEM's elastic waves do (the contact lasts t_c ~ v^(-1/5), the
-body's wave transit times are fixed), so what the FEM's Psi2 keeps from the speed is dynamics.
+does not depend on the speed. The FEM's can, in two ways this experiment does not separate: its
+elastic waves (the contact lasts t_c ~ v^(-1/5), the body's wave transit times are fixed) and the
+contact's size against the sphere (a_max/R ~ v^(2/5), which the half-space models take as 0).
 The mesh follows a_max ~ v^(2/5), so every speed has the same contact resolution.
 
 Examples (the commands docs/FEM.md quotes):

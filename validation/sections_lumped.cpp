@@ -1095,12 +1095,7 @@ std::vector<cases::Case> hertz_cases(const Options& options) {
     "material": {"young_modulus": 7e10, "poisson_ratio": 0.3, "density": 2700},
     "contact": {"friction": 0.0},
     "impact": {"theta": 0.0, "normal_speed": 0.5, "tangential_speed": 0.0}})")));
-  items.push_back(built_case(nlohmann::json::parse(R"({
-    "name": "hertz-glass-bead",
-    "body": {"shape": "sphere", "radius": 0.005},
-    "material": {"young_modulus": 6.3e10, "poisson_ratio": 0.22, "density": 2500},
-    "contact": {"friction": 0.0},
-    "impact": {"theta": 0.0, "normal_speed": 2.0, "tangential_speed": 0.0}})")));
+  items.push_back(shipped_case(options, "hertz-glass-bead.json"));
   return items;
 }
 
