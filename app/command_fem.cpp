@@ -16,6 +16,8 @@
 #include "cases/case.h"
 #include "cases/derived.h"
 #include "cases/json_numbers.h"
+#include "fem/quasi_static.h"
+#include "observables/files.h"
 #include "studies/fem_estimate.h"
 #include "studies/fem_run.h"
 #include "studies/progress.h"
@@ -26,6 +28,7 @@ const char* const kFemUsage =
     R"(Usage: rebound fem CASE [-o DIR] [--level K] [--frames N] [-q|--quiet | -v|--verbose]
                    [--estimate [--json]]
        mpirun -np N rebound fem CASE [...]
+       rebound fem CASE --quasi-static [-o DIR] [--level K] [-q]
 
 Explicit 3-D FEM (deal.II, linear elasticity, FE_Q(fem.degree)) of the impact on
 the rigid plane: kinematic node-to-plane contact with Coulomb friction, started from
@@ -51,6 +54,18 @@ case's lumped model lai plus 0.2 Hertz durations), the measured DoF-steps/s and
 the estimated wall time of the run and of its frames (one frame is written into
 a temporary folder and removed). Nothing is written into DIR; --json prints the
 estimate as JSON on standard output.
+
+--quasi-static solves, instead of the impact, the FE body's frictionless contact
+law without inertia (one process, a sparse direct solver): the body under the
+uniform body force of a deceleration b, pressed on the plane at the explicit
+run's contact nodes, for 40 forces m b from 0.001 to 1.3 of Hertz's peak; the
+approach of the centroid against the force, beside Hertz's; then the normal impact
+integrated on that law (duration and peak force, against Hertz's). The same mesh,
+elements and contact as the explicit run, without waves or the contact region's
+inertia: its difference from the explicit run is the inertia's, its difference
+from Hertz the discrete body's and the finite contact's. Writes DIR/fem-quasi-static/
+static_law.csv and summary.json. Memory grows fast with the dofs (about 3 GB at
+170,000 dofs, p = 2).
 
 Exit status 0 when the contact happened and ended (status "completed"); 1 when
 the run failed or stopped before the contact ended (status "incomplete": raise
@@ -97,10 +112,122 @@ void print_estimate(const studies::FemEstimate& e, const std::string& case_name)
               duration(e.total_seconds).c_str(), duration(e.estimate_seconds).c_str());
 }
 
+// rebound fem CASE --quasi-static: the FE body's contact law without inertia and the impact on it
+// (fem/quasi_static.h), printed and written to DIR/fem-quasi-static/.
+int quasi_static(const cases::Case& c, int extra_levels, const std::string& directory, bool quiet,
+                 Verbose& verbose) {
+  const cases::Derived d = cases::derive(c);
+  if (c.contact.friction != 0 && !quiet)
+    std::cerr << "rebound fem: note: --quasi-static solves the frictionless normal contact; "
+                 "contact.friction = "
+              << c.contact.friction << " is not used\n";
+  fem::StaticLawOptions options;
+  options.extra_levels = extra_levels;
+  options.force_fractions = fem::default_force_fractions();
+  const fem::StaticLaw law = fem::static_contact_law(c, options);
+  verbose.stage("quasi-static contact law");
+  const double speed = d.hertz.normal_speed;
+  const fem::QuasiStaticImpact impact = fem::quasi_static_impact(law, speed);
+  const double hertz_force_factor = 4.0 / 3.0 * d.hertz.contact_modulus * std::sqrt(d.hertz.radius);
+  // The same impact by Hertz's law on the FE body's own mass (t_c ~ m^(2/5), F_max ~ m^(3/5)).
+  const double mass_ratio = law.mass / d.hertz.normal_mass;
+  const double hertz_duration = d.hertz.duration * std::pow(mass_ratio, 0.4);
+  const double hertz_peak = d.hertz.peak_force * std::pow(mass_ratio, 0.6);
+
+  std::string csv =
+      "force_N,approach_m,hertz_approach_m,force_over_hertz_at_approach,contact_nodes,"
+      "contact_radius_m,load_offset_m,max_penetration_m,balance_error,active_set_iterations\n";
+  for (const fem::StaticLawPoint& p : law.points) {
+    char line[512];
+    std::snprintf(line, sizeof line, "%.10g,%.10g,%.10g,%.10g,%d,%.10g,%.6g,%.6g,%.6g,%d\n",
+                  p.force, p.approach, p.hertz_approach,
+                  p.force / (hertz_force_factor * std::pow(p.approach, 1.5)), p.contact_nodes,
+                  p.contact_radius, p.load_offset, p.max_penetration, p.balance_error,
+                  p.active_set_iterations);
+    csv += line;
+  }
+  nlohmann::json summary = {{"case", c.name},
+                            {"model", "fem quasi-static (no inertia)"},
+                            {"degree", law.degree},
+                            {"dofs", law.dofs},
+                            {"cells", law.cells},
+                            {"h_contact", law.h_contact},
+                            {"candidate_nodes", law.candidates},
+                            {"candidate_radius", law.candidate_radius},
+                            {"mass", law.mass},
+                            {"normal_speed", speed},
+                            {"contact_duration", impact.contact_duration},
+                            {"peak_normal_force", impact.peak_force},
+                            {"max_approach", impact.max_approach},
+                            {"hertz_contact_radius", d.hertz.contact_radius},
+                            {"hertz_radius", d.hertz.radius},
+                            {"hertz_contact_duration", d.hertz.duration},
+                            {"hertz_peak_force", d.hertz.peak_force},
+                            {"hertz_contact_duration_body_mass", hertz_duration},
+                            {"hertz_peak_force_body_mass", hertz_peak},
+                            {"setup_seconds", law.setup_seconds},
+                            {"influence_seconds", law.influence_seconds},
+                            {"law_seconds", law.law_seconds},
+                            {"units",
+                             {{"h_contact", "m"},
+                              {"candidate_radius", "m"},
+                              {"mass", "kg"},
+                              {"normal_speed", "m/s"},
+                              {"contact_duration", "s"},
+                              {"peak_normal_force", "N"},
+                              {"max_approach", "m"},
+                              {"hertz_contact_radius", "m"},
+                              {"hertz_radius", "m"},
+                              {"hertz_contact_duration", "s"},
+                              {"hertz_peak_force", "N"},
+                              {"hertz_contact_duration_body_mass", "s"},
+                              {"hertz_peak_force_body_mass", "N"},
+                              {"setup_seconds", "s"},
+                              {"influence_seconds", "s"},
+                              {"law_seconds", "s"}}}};
+  const std::string law_file = (std::filesystem::path(directory) / "static_law.csv").string();
+  const std::string summary_file = (std::filesystem::path(directory) / "summary.json").string();
+  observables::write_file_atomically(law_file, csv);
+  observables::write_file_atomically(summary_file, summary.dump(2) + "\n");
+  if (!quiet) {
+    std::printf(
+        "%s  quasi-static contact law of the FE body (FE_Q(%d), %llu dofs, %llu cells, "
+        "h_contact %.3g m; %d candidate nodes within %.3g m of P)\n",
+        c.name.c_str(), law.degree, law.dofs, law.cells, law.h_contact, law.candidates,
+        law.candidate_radius);
+    std::printf(
+        "  mesh, K and its factorisation %.1f s, influence of the candidates %.1f s, law %.2f s\n",
+        law.setup_seconds, law.influence_seconds, law.law_seconds);
+    std::printf("  %12s %14s %14s %12s %8s %12s\n", "F [N]", "approach [m]", "Hertz's [m]",
+                "F/F_Hertz", "nodes", "radius [m]");
+    for (std::size_t k = 0; k < law.points.size(); k += 3) {
+      const fem::StaticLawPoint& p = law.points[k];
+      std::printf("  %12.6g %14.6g %14.6g %12.6f %8d %12.4g\n", p.force, p.approach,
+                  p.hertz_approach, p.force / (hertz_force_factor * std::pow(p.approach, 1.5)),
+                  p.contact_nodes, p.contact_radius);
+    }
+    std::printf(" Quasi-static impact at %.6g m/s on this law (m = %.8g kg, the FE body's):\n",
+                speed, law.mass);
+    std::printf(
+        "  contact duration  %.6g s   Hertz %.6g s (%+.3f %%), on the FE body's mass %+.3f %%\n",
+        impact.contact_duration, d.hertz.duration,
+        100 * (impact.contact_duration / d.hertz.duration - 1),
+        100 * (impact.contact_duration / hertz_duration - 1));
+    std::printf(
+        "  peak force        %.6g N   Hertz %.6g N (%+.3f %%), on the FE body's mass %+.3f %%\n",
+        impact.peak_force, d.hertz.peak_force, 100 * (impact.peak_force / d.hertz.peak_force - 1),
+        100 * (impact.peak_force / hertz_peak - 1));
+    std::printf("  written to %s, %s\n", law_file.c_str(), summary_file.c_str());
+  }
+  verbose.files(directory);
+  verbose.total();
+  return 0;
+}
+
 }  // namespace
 
 int command_fem(const std::vector<std::string>& arguments) {
-  const Arguments args("fem", arguments, {"--quiet", "--estimate", "--json"},
+  const Arguments args("fem", arguments, {"--quiet", "--estimate", "--json", "--quasi-static"},
                        {"-o", "--level", "--frames"}, kFemUsage);
   if (args.help()) return 0;
   if (args.flag("--json") && !args.flag("--estimate"))
@@ -120,6 +247,20 @@ int command_fem(const std::vector<std::string>& arguments) {
   const bool root = mpi.root();
   verbose.set_root(root);
   const bool quiet = args.flag("--quiet");
+
+  if (args.flag("--quasi-static")) {
+    if (args.flag("--estimate"))
+      throw UsageError("--quasi-static and --estimate exclude each other");
+    if (args.option("--frames")) throw UsageError("--quasi-static writes no frames (no --frames)");
+    if (dealii::Utilities::MPI::n_mpi_processes(MPI_COMM_WORLD) > 1)
+      throw UsageError(
+          "--quasi-static runs on one process (a serial direct solver): run it without mpirun");
+    return quasi_static(
+        c, extra_levels,
+        (std::filesystem::path(output_directory(args.option("-o"), c.name)) / "fem-quasi-static")
+            .string(),
+        quiet, verbose);
+  }
 
   if (args.flag("--estimate")) {
     studies::FemEstimateOptions options;

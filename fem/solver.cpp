@@ -28,6 +28,7 @@
 
 #include "fem/cell_dofs.h"
 #include "fem/contact.h"
+#include "fem/discretisation.h"
 #include "fem/elastic_operator.h"
 #include "fem/fem.h"
 #include "fem/local_time_stepping.h"
@@ -276,27 +277,12 @@ void SolverImpl<p>::setup_dofs() {
 // support_positions_, mapping_.
 template <int p>
 void SolverImpl<p>::setup_geometry() {
-  const IndexSet& owned = dof_handler_.locally_owned_dofs();
-  // Positions of the support points under MappingQ(p) (which follows the manifolds), made
-  // conforming at hanging nodes: the geometry is then the FE interpolant of itself.
+  // Positions of the support points under MappingQ(p), made conforming at hanging nodes: the
+  // geometry is then the FE interpolant of itself (fem/discretisation.h).
   const MappingQ<3> mapping_q(p);
-  support_positions_.reinit(owned, relevant_dofs_, communicator_);
+  support_positions_.reinit(dof_handler_.locally_owned_dofs(), relevant_dofs_, communicator_);
   VectorType& positions = support_positions_;
-  {
-    const Quadrature<3> support(fe_.get_unit_support_points());
-    FEValues<3> values(mapping_q, fe_, support, update_quadrature_points);
-    std::vector<types::global_dof_index> indices(fe_.n_dofs_per_cell());
-    for (const auto& cell : dof_handler_.active_cell_iterators()) {
-      if (cell->is_artificial()) continue;
-      values.reinit(cell);
-      cell->get_dof_indices(indices);
-      for (unsigned int i = 0; i < indices.size(); ++i)
-        if (owned.is_element(indices[i]))
-          positions(indices[i]) =
-              values.quadrature_point(i)[fe_.system_to_component_index(i).first];
-    }
-  }
-  constraints_.distribute(positions);
+  support_positions(mapping_q, fe_, dof_handler_, constraints_, positions);
   positions.update_ghost_values();
   mapping_ = std::make_unique<MappingQCache<3>>(p);
   mapping_->initialize(mapping_q, dof_handler_, positions, false);
@@ -332,51 +318,13 @@ void SolverImpl<p>::reinit_vectors() {
 // nodal_mass_, nodal_area_, quadrature_mass_.
 template <int p>
 void SolverImpl<p>::assemble_lumped_mass() {
-  // Lumped mass (p = 1: row sum of the consistent mass; p = 2: Gauss-Lobatto collocation) and
-  // nodal boundary areas (row sums of the boundary "mass"), both through the constraints.
+  // Lumped mass and nodal boundary areas, through the constraints (fem/discretisation.h).
   VectorType& mass = nodal_mass_;
   VectorType& area = nodal_area_;
   stiffness_->initialize_dof_vector(mass);
   stiffness_->initialize_dof_vector(area);
-  quadrature_mass_ = 0;
-  {
-    const Quadrature<3> quadrature =
-        p == 1 ? Quadrature<3>(QGauss<3>(2)) : Quadrature<3>(QGaussLobatto<3>(p + 1));
-    FEValues<3> values(*mapping_, fe_, quadrature, update_values | update_JxW_values);
-    FEFaceValues<3> face_values(*mapping_, fe_, QGauss<2>(p + 1),
-                                update_values | update_JxW_values);
-    const unsigned int n = fe_.n_dofs_per_cell();
-    Vector<double> local_mass(n), local_area(n);
-    std::vector<types::global_dof_index> indices(n);
-    for (const auto& cell : dof_handler_.active_cell_iterators()) {
-      if (!cell->is_locally_owned()) continue;
-      values.reinit(cell);
-      cell->get_dof_indices(indices);
-      local_mass = 0;
-      local_area = 0;
-      for (unsigned int q = 0; q < quadrature.size(); ++q) {
-        quadrature_mass_ += density_ * values.JxW(q);
-        for (unsigned int i = 0; i < n; ++i) {
-          const double phi =
-              values.shape_value_component(i, q, fe_.system_to_component_index(i).first);
-          local_mass(i) += density_ * (p == 1 ? phi : phi * phi) * values.JxW(q);
-        }
-      }
-      for (const unsigned int f : cell->face_indices()) {
-        if (!cell->face(f)->at_boundary()) continue;
-        face_values.reinit(cell, f);
-        for (unsigned int q = 0; q < face_values.n_quadrature_points; ++q)
-          for (unsigned int i = 0; i < n; ++i)
-            local_area(i) +=
-                face_values.shape_value_component(i, q, fe_.system_to_component_index(i).first) *
-                face_values.JxW(q);
-      }
-      constraints_.distribute_local_to_global(local_mass, indices, mass);
-      constraints_.distribute_local_to_global(local_area, indices, area);
-    }
-    mass.compress(VectorOperation::add);
-    area.compress(VectorOperation::add);
-  }
+  quadrature_mass_ = fem::assemble_lumped_mass(*mapping_, fe_, dof_handler_, constraints_, p,
+                                               density_, mass, area);
 }
 
 // nodes_, boundary_, contact_node_ (P's node on its owner, -1 elsewhere).

@@ -1,0 +1,436 @@
+// The quasi-static normal contact law of the FE body (fem/quasi_static.h): assembly of K, one
+// factorisation, the candidates' influence matrix, a primal-dual active set per body force, and
+// the impact integrated on the law.
+#include "fem/quasi_static.h"
+
+#include <deal.II/base/quadrature_lib.h>
+#include <deal.II/base/timer.h>
+#include <deal.II/dofs/dof_handler.h>
+#include <deal.II/dofs/dof_tools.h>
+#include <deal.II/fe/fe_q.h>
+#include <deal.II/fe/fe_system.h>
+#include <deal.II/fe/fe_values.h>
+#include <deal.II/fe/mapping_q.h>
+#include <deal.II/fe/mapping_q_cache.h>
+#include <deal.II/lac/affine_constraints.h>
+#include <deal.II/lac/dynamic_sparsity_pattern.h>
+#include <deal.II/lac/sparse_direct.h>
+#include <deal.II/lac/sparse_matrix.h>
+#include <deal.II/lac/sparsity_pattern.h>
+#include <deal.II/lac/vector.h>
+#include <mpi.h>
+
+#include <Eigen/Dense>
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+
+#include "cases/derived.h"
+#include "fem/discretisation.h"
+#include "meshes/meshes.h"
+
+namespace rebound::fem {
+namespace {
+
+using namespace dealii;
+
+// One unconstrained node: its three dofs, its reference position, lumped mass and boundary area.
+struct Node {
+  std::array<types::global_dof_index, 3> dof;
+  Point<3> X;
+  double mass = 0, area = 0;
+};
+
+// The discretised body: FE space, conforming geometry, lumped mass, stiffness matrix.
+class StaticBody {
+ public:
+  StaticBody(const cases::Case& c, int extra_levels)
+      : degree_(c.fem.degree),
+        mesh_(meshes::build_mesh(c, extra_levels, MPI_COMM_SELF)),
+        fe_(FE_Q<3>(degree_), 3),
+        dof_handler_(*mesh_.triangulation) {
+    const double E = c.material.young_modulus, nu = c.material.poisson_ratio;
+    lame_lambda_ = E * nu / ((1 + nu) * (1 - 2 * nu));
+    lame_mu_ = E / (2 * (1 + nu));
+    dof_handler_.distribute_dofs(fe_);
+    hanging_.clear();
+    DoFTools::make_hanging_node_constraints(dof_handler_, hanging_);
+    hanging_.close();
+    const MappingQ<3> mapping_q(degree_);
+    Vector<double> positions(dof_handler_.n_dofs());
+    support_positions(mapping_q, fe_, dof_handler_, hanging_, positions);
+    mapping_ = std::make_unique<MappingQCache<3>>(degree_);
+    mapping_->initialize(mapping_q, dof_handler_, positions, false);
+    Vector<double> mass(dof_handler_.n_dofs()), area(dof_handler_.n_dofs());
+    assemble_lumped_mass(*mapping_, fe_, dof_handler_, hanging_, degree_, c.material.density, mass,
+                         area);
+    extract_nodes(positions, mass, area);
+  }
+
+  const std::vector<Node>& nodes() const { return nodes_; }
+  unsigned long long dofs() const { return dof_handler_.n_dofs(); }
+  unsigned long long cells() const { return mesh_.triangulation->n_active_cells(); }
+  double h_contact() const { return mesh_.statistics.h_contact; }
+
+  // K with the hanging-node constraints and the homogeneous constraints `held` (dofs held at 0),
+  // factorised.
+  void factorise(const std::vector<types::global_dof_index>& held) {
+    constraints_.clear();
+    constraints_.merge(hanging_);
+    for (const types::global_dof_index i : held)
+      if (!constraints_.is_constrained(i)) constraints_.add_line(i);
+    constraints_.close();
+    DynamicSparsityPattern dsp(dof_handler_.n_dofs());
+    DoFTools::make_sparsity_pattern(dof_handler_, dsp, constraints_, false);
+    pattern_.copy_from(dsp);
+    stiffness_.reinit(pattern_);
+    assemble_stiffness();
+    solver_.initialize(stiffness_);
+  }
+
+  // x = K^-1 rhs on the unconstrained dofs, then the constraints distributed (hanging nodes
+  // follow their masters, held dofs are 0).
+  void solve(Vector<double>& rhs, Vector<double>& x) const {
+    for (types::global_dof_index i = 0; i < rhs.size(); ++i)
+      if (constraints_.is_constrained(i)) rhs(i) = 0;
+    solver_.vmult(x, rhs);
+    constraints_.distribute(x);
+  }
+
+ private:
+  // K_ij = integral of lambda div(phi_i) div(phi_j) + 2 mu eps(phi_i) : eps(phi_j), with the
+  // explicit operator's geometry (MappingQCache) and quadrature (QGauss(p + 1)).
+  void assemble_stiffness() {
+    const QGauss<3> quadrature(degree_ + 1);
+    FEValues<3> values(*mapping_, fe_, quadrature, update_gradients | update_JxW_values);
+    const FEValuesExtractors::Vector u(0);
+    const unsigned int n = fe_.n_dofs_per_cell();
+    FullMatrix<double> local(n, n);
+    std::vector<types::global_dof_index> indices(n);
+    std::vector<SymmetricTensor<2, 3>> eps(n);
+    std::vector<double> div(n);
+    for (const auto& cell : dof_handler_.active_cell_iterators()) {
+      values.reinit(cell);
+      local = 0;
+      for (unsigned int q = 0; q < quadrature.size(); ++q) {
+        for (unsigned int i = 0; i < n; ++i) {
+          eps[i] = values[u].symmetric_gradient(i, q);
+          div[i] = trace(eps[i]);
+        }
+        const double w = values.JxW(q);
+        for (unsigned int i = 0; i < n; ++i)
+          for (unsigned int j = 0; j <= i; ++j)
+            local(i, j) += (lame_lambda_ * div[i] * div[j] + 2 * lame_mu_ * (eps[i] * eps[j])) * w;
+      }
+      for (unsigned int i = 0; i < n; ++i)
+        for (unsigned int j = i + 1; j < n; ++j) local(i, j) = local(j, i);
+      cell->get_dof_indices(indices);
+      constraints_.distribute_local_to_global(local, indices, stiffness_);
+    }
+  }
+
+  void extract_nodes(const Vector<double>& positions, const Vector<double>& mass,
+                     const Vector<double>& area) {
+    std::vector<char> seen(dof_handler_.n_dofs(), 0);
+    std::vector<types::global_dof_index> indices(fe_.n_dofs_per_cell());
+    for (const auto& cell : dof_handler_.active_cell_iterators()) {
+      cell->get_dof_indices(indices);
+      for (unsigned int s = 0; s < fe_.base_element(0).n_dofs_per_cell(); ++s) {
+        const types::global_dof_index gx = indices[fe_.component_to_system_index(0, s)];
+        if (seen[gx] || hanging_.is_constrained(gx)) continue;
+        seen[gx] = 1;
+        Node node;
+        for (unsigned int d = 0; d < 3; ++d) {
+          node.dof[d] = indices[fe_.component_to_system_index(d, s)];
+          node.X[d] = positions(node.dof[d]);
+        }
+        node.mass = mass(node.dof[0]);
+        node.area = area(node.dof[0]);
+        nodes_.push_back(node);
+      }
+    }
+  }
+
+  int degree_;
+  meshes::Mesh mesh_;
+  FESystem<3> fe_;
+  DoFHandler<3> dof_handler_;
+  AffineConstraints<double> hanging_, constraints_;
+  std::unique_ptr<MappingQCache<3>> mapping_;
+  double lame_lambda_ = 0, lame_mu_ = 0;
+  std::vector<Node> nodes_;
+  SparsityPattern pattern_;
+  SparseMatrix<double> stiffness_;
+  SparseDirectUMFPACK solver_;
+};
+
+// The contact problem of one body force b on the candidates (n of them): the nodal forces f >= 0
+// and the rigid approach c with
+//   gap = y + b w + W f + c >= 0,  f >= 0,  f . gap = 0,  sum f = m b,
+// i.e. the minimum of the complementary energy f.W f / 2 + f.(y + b w) over f >= 0 with the
+// force balance (c its multiplier). Solved by the primal active-set method for convex quadratic
+// programmes (Lawson & Hanson's NNLS with the balance as an equality; Nocedal & Wright, Numerical
+// Optimization, sec. 16.5): every iterate is feasible and the energy never rises, so the set
+// cannot cycle. The moment balance about n is left to the support (the loads of a sphere's
+// symmetric mesh are nearly coaxial; the solution reports the offset of the contact force's line
+// from the centroid's).
+struct ContactSolution {
+  Eigen::VectorXd force, gap;
+  double approach_shift = 0;  // c
+  int iterations = 0;
+};
+
+ContactSolution solve_contact(const Eigen::MatrixXd& W, const Eigen::VectorXd& g, int first,
+                              double force, double gap_tolerance) {
+  const int n = int(g.size());
+  Eigen::VectorXd f = Eigen::VectorXd::Zero(n);
+  f[first] = force;  // feasible: all of it on the node at P
+  std::vector<char> free(n, 0);
+  free[first] = 1;
+  ContactSolution s;
+  for (int iteration = 1; iteration <= 20 * n + 100; ++iteration) {
+    // The equality-constrained minimum over the free nodes: W_SS f_S + c = -g_S, sum f_S = F.
+    std::vector<int> S;
+    for (int i = 0; i < n; ++i)
+      if (free[i]) S.push_back(i);
+    const int k = int(S.size());
+    Eigen::MatrixXd kkt = Eigen::MatrixXd::Zero(k + 1, k + 1);
+    Eigen::VectorXd rhs(k + 1);
+    for (int a = 0; a < k; ++a) {
+      for (int c = 0; c < k; ++c) kkt(a, c) = W(S[a], S[c]);
+      kkt(a, k) = kkt(k, a) = 1;
+      rhs[a] = -g[S[a]];
+    }
+    rhs[k] = force;
+    const Eigen::VectorXd x = kkt.partialPivLu().solve(rhs);
+    s.iterations = iteration;
+    // A free node would pull: move towards x as far as every force stays >= 0, release the node
+    // that reaches 0 first, and solve again.
+    double step = 1;
+    int blocking = -1;
+    for (int a = 0; a < k; ++a)
+      if (x[a] <= 0) {
+        const double t = f[S[a]] / (f[S[a]] - x[a]);
+        if (t < step) step = t, blocking = S[a];
+      }
+    if (blocking >= 0) {
+      for (int a = 0; a < k; ++a) f[S[a]] += step * (x[a] - f[S[a]]);
+      f[blocking] = 0;
+      free[blocking] = 0;
+      continue;
+    }
+    for (int a = 0; a < k; ++a) f[S[a]] = x[a];
+    s.approach_shift = x[k];
+    s.force = f;
+    s.gap = g + W * f + Eigen::VectorXd::Constant(n, x[k]);
+    // Optimal when no held node would penetrate; else free the deepest one.
+    int deepest = -1;
+    for (int i = 0; i < n; ++i)
+      if (!free[i] && s.gap[i] < -gap_tolerance && (deepest < 0 || s.gap[i] < s.gap[deepest]))
+        deepest = i;
+    if (deepest < 0) return s;
+    free[deepest] = 1;
+  }
+  throw std::runtime_error("quasi-static contact law: the active set did not settle");
+}
+
+}  // namespace
+
+std::vector<double> default_force_fractions() {
+  std::vector<double> f;
+  const int points = 40;
+  for (int k = 0; k < points; ++k)
+    f.push_back(1e-3 * std::pow(1.3 / 1e-3, double(k) / double(points - 1)));
+  return f;
+}
+
+StaticLaw static_contact_law(const cases::Case& c, const StaticLawOptions& options) {
+  if (options.force_fractions.empty())
+    throw std::invalid_argument("quasi-static contact law: no body forces asked for");
+  for (std::size_t k = 0; k < options.force_fractions.size(); ++k)
+    if (!(options.force_fractions[k] > 0) ||
+        (k > 0 && !(options.force_fractions[k] > options.force_fractions[k - 1])))
+      throw std::invalid_argument(
+          "quasi-static contact law: the body forces must be positive and increasing");
+  Timer timer;
+  const cases::Derived d = cases::derive(c);
+  const double E_star = d.hertz.contact_modulus;
+  const double R = d.hertz.radius;
+  const double peak = d.hertz.peak_force;
+  const double largest = options.force_fractions.back() * peak;
+  const double hertz_radius_at_largest = std::cbrt(3 * largest * R / (4 * E_star));
+  StaticLaw law;
+  law.degree = c.fem.degree;
+  law.candidate_radius =
+      options.candidate_radius > 0 ? options.candidate_radius : 1.3 * hertz_radius_at_largest;
+
+  StaticBody body(c, options.extra_levels);
+  law.dofs = body.dofs();
+  law.cells = body.cells();
+  law.h_contact = body.h_contact();
+  const std::vector<Node>& nodes = body.nodes();
+  double mass = 0, moment_x = 0, moment_z = 0;
+  for (const Node& node : nodes) {
+    mass += node.mass;
+    moment_x += node.mass * node.X[0];
+    moment_z += node.mass * node.X[2];
+  }
+  law.mass = mass;
+  // The support: the node farthest from the plane fixed; the node at P held in t and b; the node
+  // farthest from the axis in t held in b (the spin about n).
+  int top = 0, at_p = 0, side = 0;
+  for (int i = 0; i < int(nodes.size()); ++i) {
+    if (nodes[i].X[1] > nodes[top].X[1]) top = i;
+    if (nodes[i].X.norm() < nodes[at_p].X.norm()) at_p = i;
+    if (std::abs(nodes[i].X[0]) > std::abs(nodes[side].X[0])) side = i;
+  }
+  if (nodes[at_p].X.norm() > 1e-9 * R)
+    throw std::runtime_error("quasi-static contact law: no mesh node at the contact point P");
+  body.factorise({nodes[top].dof[0], nodes[top].dof[1], nodes[top].dof[2], nodes[at_p].dof[0],
+                  nodes[at_p].dof[2], nodes[side].dof[2]});
+  law.setup_seconds = timer.wall_time();
+
+  // Candidates: boundary nodes within the candidate radius of P.
+  std::vector<int> candidates;
+  for (int i = 0; i < int(nodes.size()); ++i)
+    if (nodes[i].area > 0 && nodes[i].X.norm() <= law.candidate_radius) candidates.push_back(i);
+  const int n = int(candidates.size());
+  law.candidates = n;
+  if (n < 4) throw std::runtime_error("quasi-static contact law: fewer than 4 candidate nodes");
+
+  // Influence: W(:, j) the candidates' normal displacements under a unit normal force at j;
+  // mean(j) the mass-weighted mean normal displacement it gives; the same for the body force of
+  // unit deceleration (b = 1: -m_i on every node's normal dof).
+  const auto mean_normal = [&](const Vector<double>& x) {
+    double sum = 0;
+    for (const Node& node : nodes) sum += node.mass * x(node.dof[1]);
+    return sum / mass;
+  };
+  Eigen::MatrixXd W(n, n);
+  Eigen::VectorXd w(n), mean_unit(n), y(n);
+  double mean_body = 0;
+  {
+    Timer influence;
+    Vector<double> rhs(body.dofs()), x(body.dofs());
+    for (int j = 0; j < n; ++j) {
+      rhs = 0;
+      rhs(nodes[candidates[j]].dof[1]) = 1;
+      body.solve(rhs, x);
+      for (int i = 0; i < n; ++i) W(i, j) = x(nodes[candidates[i]].dof[1]);
+      mean_unit[j] = mean_normal(x);
+    }
+    rhs = 0;
+    for (const Node& node : nodes) rhs(node.dof[1]) = -node.mass;
+    body.solve(rhs, x);
+    for (int i = 0; i < n; ++i) w[i] = x(nodes[candidates[i]].dof[1]);
+    mean_body = mean_normal(x);
+    law.influence_seconds = influence.wall_time();
+  }
+  W = 0.5 * (W + W.transpose());  // symmetric up to the factorisation's round-off
+  int first = 0;
+  for (int i = 0; i < n; ++i) {
+    y[i] = nodes[candidates[i]].X[1];
+    if (candidates[i] == at_p) first = i;
+  }
+  // The outermost ring of candidates: contact there means the radius was too small.
+  const double outer = 0.9 * law.candidate_radius;
+
+  Timer solving;
+  for (const double fraction : options.force_fractions) {
+    const double force = fraction * peak;
+    const double b = force / mass;
+    // A held node enters the contact when it would penetrate by more than 1e-9 of Hertz's
+    // approach (round-off level).
+    const double hertz_approach = std::cbrt(9 * force * force / (16 * E_star * E_star * R));
+    const ContactSolution s = solve_contact(W, y + b * w, first, force, 1e-9 * hertz_approach);
+    StaticLawPoint point;
+    point.force = force;
+    // The centroid's approach: minus the mean of (supported solution + rigid approach c).
+    point.approach = -(s.force.dot(mean_unit) + b * mean_body + s.approach_shift);
+    point.hertz_approach = hertz_approach;
+    {
+      double mx = 0, mz = 0;
+      for (int i = 0; i < n; ++i) {
+        mx += s.force[i] * nodes[candidates[i]].X[0];
+        mz += s.force[i] * nodes[candidates[i]].X[2];
+      }
+      point.load_offset = std::hypot(mx / force - moment_x / mass, mz / force - moment_z / mass);
+    }
+    point.balance_error = std::abs(s.force.sum() - force) / force;
+    point.active_set_iterations = s.iterations;
+    for (int i = 0; i < n; ++i) {
+      point.max_penetration = std::max(point.max_penetration, -s.gap[i]);
+      if (s.force[i] > 0) {
+        ++point.contact_nodes;
+        const double r = nodes[candidates[i]].X.norm();
+        point.contact_radius = std::max(point.contact_radius, r);
+        if (r > outer)
+          throw std::runtime_error(
+              "quasi-static contact law: the contact reaches the outermost candidate nodes at " +
+              std::to_string(force) + " N; give a larger candidate radius");
+      }
+    }
+    law.points.push_back(point);
+  }
+  law.law_seconds = solving.wall_time();
+  law.factorisation_seconds = law.setup_seconds;
+  return law;
+}
+
+QuasiStaticImpact quasi_static_impact(const StaticLaw& law, double speed) {
+  const std::vector<StaticLawPoint>& p = law.points;
+  if (p.size() < 2)
+    throw std::invalid_argument("quasi-static impact: the law has fewer than 2 points");
+  const double m = law.mass;
+  // F(delta): Hertz's 3/2 power through the first point below it, power laws between points,
+  // the last segment's power beyond the last point (flagged by the caller's peak check).
+  std::vector<double> exponent(p.size());
+  for (std::size_t k = 0; k + 1 < p.size(); ++k)
+    exponent[k] =
+        std::log(p[k + 1].force / p[k].force) / std::log(p[k + 1].approach / p[k].approach);
+  exponent.back() = exponent[p.size() - 2];
+  const auto force_at = [&](double delta) {
+    if (delta <= 0) return 0.0;
+    if (delta <= p[0].approach) return p[0].force * std::pow(delta / p[0].approach, 1.5);
+    std::size_t k = 0;
+    while (k + 1 < p.size() && delta > p[k + 1].approach) ++k;
+    return p[k].force * std::pow(delta / p[k].approach, exponent[k]);
+  };
+  // RK4 on (delta, v) with a step of 1e-5 of Hertz's duration scale delta_H / speed, until v
+  // turns; the turning point located on the last step by the energy (v^2 linear in delta there).
+  const double E_star_guess = p.back().force / (4.0 / 3.0 * std::pow(p.back().approach, 1.5));
+  const double delta_scale = std::pow(15 * m * speed * speed / (16 * E_star_guess), 0.4);
+  const double h = 1e-5 * delta_scale / speed;
+  double t = 0, delta = 0, v = speed;
+  const auto acceleration = [&](double x) { return -force_at(x) / m; };
+  for (long long step = 0; step < 100000000LL; ++step) {
+    const double k1x = v, k1v = acceleration(delta);
+    const double k2x = v + 0.5 * h * k1v, k2v = acceleration(delta + 0.5 * h * k1x);
+    const double k3x = v + 0.5 * h * k2v, k3v = acceleration(delta + 0.5 * h * k2x);
+    const double k4x = v + h * k3v, k4v = acceleration(delta + h * k3x);
+    const double delta_next = delta + h / 6 * (k1x + 2 * k2x + 2 * k3x + k4x);
+    const double v_next = v + h / 6 * (k1v + 2 * k2v + 2 * k3v + k4v);
+    if (v_next <= 0) {
+      // v^2 is linear in delta near the turning point: v^2 = 2 a (delta_max - delta), so the
+      // time left is v / a and delta_max = delta + v^2 / (2 a), a = F(delta)/m.
+      const double a = force_at(delta) / m;
+      QuasiStaticImpact r;
+      r.max_approach = delta + v * v / (2 * a);
+      r.contact_duration = 2 * (t + v / a);
+      r.peak_force = force_at(r.max_approach);
+      if (r.max_approach > p.back().approach)
+        throw std::invalid_argument(
+            "quasi-static impact: the approach passes the law's largest force (" +
+            std::to_string(p.back().force) + " N); ask for larger forces");
+      return r;
+    }
+    t += h;
+    delta = delta_next;
+    v = v_next;
+  }
+  throw std::runtime_error("quasi-static impact: no turning point");
+}
+
+}  // namespace rebound::fem
