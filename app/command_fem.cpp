@@ -16,9 +16,8 @@
 #include "cases/case.h"
 #include "cases/derived.h"
 #include "cases/json_numbers.h"
-#include "fem/quasi_static.h"
-#include "observables/files.h"
 #include "studies/fem_estimate.h"
+#include "studies/fem_quasi_static.h"
 #include "studies/fem_run.h"
 #include "studies/progress.h"
 
@@ -64,8 +63,9 @@ integrated on that law (duration and peak force, against Hertz's). The same mesh
 elements and contact as the explicit run, without waves or the contact region's
 inertia: its difference from the explicit run is the inertia's, its difference
 from Hertz the discrete body's and the finite contact's. Writes DIR/fem-quasi-static/
-static_law.csv and summary.json. Memory grows fast with the dofs (about 3 GB at
-170,000 dofs, p = 2).
+static_law.csv and summary.json (nothing when it fails or Ctrl-C/SIGTERM stops it:
+exit 1 or 130). It costs more than the explicit run: the glass bead at 60,000 dofs
+(p = 2) took 4 min and 1.6 GB; a progress line shows the influence solves.
 
 Exit status 0 when the contact happened and ended (status "completed"); 1 when
 the run failed or stopped before the contact ended (status "incomplete": raise
@@ -113,83 +113,41 @@ void print_estimate(const studies::FemEstimate& e, const std::string& case_name)
 }
 
 // rebound fem CASE --quasi-static: the FE body's contact law without inertia and the impact on it
-// (fem/quasi_static.h), printed and written to DIR/fem-quasi-static/.
+// (studies/fem_quasi_static.h), printed; the files are written by the study.
 int quasi_static(const cases::Case& c, int extra_levels, const std::string& directory, bool quiet,
                  Verbose& verbose) {
-  const cases::Derived d = cases::derive(c);
   if (c.contact.friction != 0 && !quiet)
     std::cerr << "rebound fem: note: --quasi-static solves the frictionless normal contact; "
                  "contact.friction = "
               << c.contact.friction << " is not used\n";
-  fem::StaticLawOptions options;
-  options.extra_levels = extra_levels;
-  options.force_fractions = fem::default_force_fractions();
-  const fem::StaticLaw law = fem::static_contact_law(c, options);
-  verbose.stage("quasi-static contact law");
-  const double speed = d.hertz.normal_speed;
-  const fem::QuasiStaticImpact impact = fem::quasi_static_impact(law, speed);
-  const double hertz_force_factor = 4.0 / 3.0 * d.hertz.contact_modulus * std::sqrt(d.hertz.radius);
-  // The same impact by Hertz's law on the FE body's own mass (t_c ~ m^(2/5), F_max ~ m^(3/5)).
-  const double mass_ratio = law.mass / d.hertz.normal_mass;
-  const double hertz_duration = d.hertz.duration * std::pow(mass_ratio, 0.4);
-  const double hertz_peak = d.hertz.peak_force * std::pow(mass_ratio, 0.6);
-
-  std::string csv =
-      "force_N,approach_m,hertz_approach_m,force_over_hertz_at_approach,contact_nodes,"
-      "contact_radius_m,load_offset_m,max_penetration_m,balance_error,active_set_iterations\n";
-  for (const fem::StaticLawPoint& p : law.points) {
-    char line[512];
-    std::snprintf(line, sizeof line, "%.10g,%.10g,%.10g,%.10g,%d,%.10g,%.6g,%.6g,%.6g,%d\n",
-                  p.force, p.approach, p.hertz_approach,
-                  p.force / (hertz_force_factor * std::pow(p.approach, 1.5)), p.contact_nodes,
-                  p.contact_radius, p.load_offset, p.max_penetration, p.balance_error,
-                  p.active_set_iterations);
-    csv += line;
+  // Minutes of influence solves: a progress line after 2 s; Ctrl-C/SIGTERM ends them.
+  ProgressLine line(2.0);
+  double solves_start = 0;  // elapsed seconds when the first solve began (the mesh and K before)
+  const auto progress = [&](int done, int total) {
+    if (done == 0) solves_start = line.elapsed_seconds();
+    const double fraction = double(done) / total;
+    if (quiet || !line.due(fraction)) return;
+    const double elapsed = line.elapsed_seconds();
+    const double rate = done > 0 ? (elapsed - solves_start) / done : 0;
+    line.show(
+        "quasi-static: influence solve " + std::to_string(done) + " of " + std::to_string(total) +
+        ", " + studies::format_duration(elapsed) + " elapsed" +
+        (done > 0 ? ", about " + studies::format_duration(rate * (total - done)) + " left" : ""));
+  };
+  studies::FemQuasiStatic r;
+  try {
+    r = studies::run_quasi_static_into(c, directory, extra_levels, progress);
+  } catch (const fem::QuasiStaticInterrupted& stopped) {
+    line.finish();
+    std::cerr << "rebound fem: " << stopped.what() << "; nothing written but " << directory
+              << "/manifest.json\n";
+    return 130;
   }
-  nlohmann::json summary = {{"case", c.name},
-                            {"model", "fem quasi-static (no inertia)"},
-                            {"degree", law.degree},
-                            {"dofs", law.dofs},
-                            {"cells", law.cells},
-                            {"h_contact", law.h_contact},
-                            {"candidate_nodes", law.candidates},
-                            {"candidate_radius", law.candidate_radius},
-                            {"mass", law.mass},
-                            {"normal_speed", speed},
-                            {"contact_duration", impact.contact_duration},
-                            {"peak_normal_force", impact.peak_force},
-                            {"max_approach", impact.max_approach},
-                            {"hertz_contact_radius", d.hertz.contact_radius},
-                            {"hertz_radius", d.hertz.radius},
-                            {"hertz_contact_duration", d.hertz.duration},
-                            {"hertz_peak_force", d.hertz.peak_force},
-                            {"hertz_contact_duration_body_mass", hertz_duration},
-                            {"hertz_peak_force_body_mass", hertz_peak},
-                            {"setup_seconds", law.setup_seconds},
-                            {"influence_seconds", law.influence_seconds},
-                            {"law_seconds", law.law_seconds},
-                            {"units",
-                             {{"h_contact", "m"},
-                              {"candidate_radius", "m"},
-                              {"mass", "kg"},
-                              {"normal_speed", "m/s"},
-                              {"contact_duration", "s"},
-                              {"peak_normal_force", "N"},
-                              {"max_approach", "m"},
-                              {"hertz_contact_radius", "m"},
-                              {"hertz_radius", "m"},
-                              {"hertz_contact_duration", "s"},
-                              {"hertz_peak_force", "N"},
-                              {"hertz_contact_duration_body_mass", "s"},
-                              {"hertz_peak_force_body_mass", "N"},
-                              {"setup_seconds", "s"},
-                              {"influence_seconds", "s"},
-                              {"law_seconds", "s"}}}};
-  const std::string law_file = (std::filesystem::path(directory) / "static_law.csv").string();
-  const std::string summary_file = (std::filesystem::path(directory) / "summary.json").string();
-  observables::write_file_atomically(law_file, csv);
-  observables::write_file_atomically(summary_file, summary.dump(2) + "\n");
+  line.finish();
+  verbose.stage("quasi-static contact law and its impact");
   if (!quiet) {
+    const fem::StaticLaw& law = r.law;
+    const nlohmann::json& s = r.summary;
     std::printf(
         "%s  quasi-static contact law of the FE body (FE_Q(%d), %llu dofs, %llu cells, "
         "h_contact %.3g m; %d candidate nodes within %.3g m of P)\n",
@@ -203,21 +161,25 @@ int quasi_static(const cases::Case& c, int extra_levels, const std::string& dire
     for (std::size_t k = 0; k < law.points.size(); k += 3) {
       const fem::StaticLawPoint& p = law.points[k];
       std::printf("  %12.6g %14.6g %14.6g %12.6f %8d %12.4g\n", p.force, p.approach,
-                  p.hertz_approach, p.force / (hertz_force_factor * std::pow(p.approach, 1.5)),
-                  p.contact_nodes, p.contact_radius);
+                  p.hertz_approach, std::pow(p.hertz_approach / p.approach, 1.5), p.contact_nodes,
+                  p.contact_radius);
     }
+    const auto percent = [](double value, double reference) {
+      return 100 * (value / reference - 1);
+    };
     std::printf(" Quasi-static impact at %.6g m/s on this law (m = %.8g kg, the FE body's):\n",
-                speed, law.mass);
+                double(s["normal_speed"]), law.mass);
     std::printf(
         "  contact duration  %.6g s   Hertz %.6g s (%+.3f %%), on the FE body's mass %+.3f %%\n",
-        impact.contact_duration, d.hertz.duration,
-        100 * (impact.contact_duration / d.hertz.duration - 1),
-        100 * (impact.contact_duration / hertz_duration - 1));
+        r.impact.contact_duration, double(s["hertz_contact_duration"]),
+        percent(r.impact.contact_duration, s["hertz_contact_duration"]),
+        percent(r.impact.contact_duration, s["hertz_contact_duration_body_mass"]));
     std::printf(
         "  peak force        %.6g N   Hertz %.6g N (%+.3f %%), on the FE body's mass %+.3f %%\n",
-        impact.peak_force, d.hertz.peak_force, 100 * (impact.peak_force / d.hertz.peak_force - 1),
-        100 * (impact.peak_force / hertz_peak - 1));
-    std::printf("  written to %s, %s\n", law_file.c_str(), summary_file.c_str());
+        r.impact.peak_force, double(s["hertz_peak_force"]),
+        percent(r.impact.peak_force, s["hertz_peak_force"]),
+        percent(r.impact.peak_force, s["hertz_peak_force_body_mass"]));
+    std::printf("  written to %s, %s\n", r.law_file.c_str(), r.summary_file.c_str());
   }
   verbose.files(directory);
   verbose.total();

@@ -315,6 +315,11 @@ StaticLaw static_contact_law(const cases::Case& c, const StaticLawOptions& optio
     Timer influence;
     Vector<double> rhs(body.dofs()), x(body.dofs());
     for (int j = 0; j < n; ++j) {
+      if (options.stop && options.stop->load())
+        throw QuasiStaticInterrupted("quasi-static contact law interrupted after " +
+                                     std::to_string(j) + " of " + std::to_string(n + 1) +
+                                     " influence solves");
+      if (options.progress) options.progress(j, n + 1);
       rhs = 0;
       rhs(nodes[candidates[j]].dof[1]) = 1;
       body.solve(rhs, x);
@@ -326,6 +331,7 @@ StaticLaw static_contact_law(const cases::Case& c, const StaticLawOptions& optio
     body.solve(rhs, x);
     for (int i = 0; i < n; ++i) w[i] = x(nodes[candidates[i]].dof[1]);
     mean_body = mean_normal(x);
+    if (options.progress) options.progress(n + 1, n + 1);
     law.influence_seconds = influence.wall_time();
   }
   W = 0.5 * (W + W.transpose());  // symmetric up to the factorisation's round-off

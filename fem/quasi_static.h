@@ -28,6 +28,9 @@
 // Serial (one process).
 #pragma once
 
+#include <atomic>
+#include <functional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -43,6 +46,17 @@ struct StaticLawOptions {
   // Hertz's contact radius at the largest force). A law whose contact reaches the outermost
   // candidates is refused.
   double candidate_radius = 0;
+  // Called after each influence solve with (solves done, solves in all); the solves are nearly all
+  // of the time.
+  std::function<void(int, int)> progress;
+  // Checked before each solve: when set, the law throws QuasiStaticInterrupted.
+  const std::atomic<bool>* stop = nullptr;
+};
+
+// The stop flag ended the law before it was complete (nothing of it is kept).
+class QuasiStaticInterrupted : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
 };
 
 // The default body forces: 40 points from 1e-3 to 1.3 of Hertz's peak force, evenly in log.

@@ -304,4 +304,23 @@ TEST(Reliability, InterruptedRefineStopsInsideItsLumpedReference) {
   EXPECT_FALSE(fs::exists(out / "refine"));  // no FEM run started
   EXPECT_EQ(read_json(out / "manifest-refine.json")["status"], "interrupted");
 }
+
+// SIGTERM during `rebound fem --quasi-static`'s influence solves (the small Hertz mesh, p = 1:
+// about 6 s of solves): it ends at the next solve, writes no law and no summary, and its manifest
+// says "interrupted"; exit 130. The progress line is the marker that the solves have begun.
+TEST(Reliability, InterruptedQuasiStaticLawWritesOnlyItsManifest) {
+  const fs::path dir = scratch_directory("rebound-reliability", "quasi-static");
+  const fs::path c =
+      variant(dir, "qs", "hertz-steel-sphere",
+              {{"fem", {{"degree", 1}, {"refinement", 2}, {"contact_resolution", 2}}}});
+  const fs::path out = dir / "out";
+  const auto run = signal_after("fem " + c.string() + " --quasi-static -o " + out.string(),
+                                dir / "qs.log", "quasi-static: influence solve", "TERM");
+  expect_stopped_soon(run);
+  EXPECT_NE(run.output.find("quasi-static contact law interrupted after"), std::string::npos)
+      << run.output;
+  EXPECT_FALSE(fs::exists(out / "fem-quasi-static" / "static_law.csv"));
+  EXPECT_FALSE(fs::exists(out / "fem-quasi-static" / "summary.json"));
+  EXPECT_EQ(read_json(out / "fem-quasi-static" / "manifest.json")["status"], "interrupted");
+}
 #endif

@@ -139,6 +139,9 @@ TEST(QuasiStaticCommand, WritesTheLawAndRefusesOtherModes) {
     EXPECT_TRUE(summary.contains(key)) << key;
     EXPECT_TRUE(summary["units"].contains(key)) << key;
   }
+  nlohmann::json manifest;
+  std::ifstream(dir / "out" / "fem-quasi-static" / "manifest.json") >> manifest;
+  EXPECT_EQ(manifest["status"], "completed");
   EXPECT_EQ(run("--quasi-static --estimate"), 2);
   EXPECT_EQ(run("--quasi-static --frames 3"), 2);
   fs::remove_all(dir);

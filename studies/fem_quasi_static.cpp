@@ -1,0 +1,93 @@
+#include "studies/fem_quasi_static.h"
+
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+
+#include "cases/derived.h"
+#include "observables/files.h"
+#include "observables/output_folder.h"
+#include "studies/stop.h"
+
+namespace rebound::studies {
+
+FemQuasiStatic run_quasi_static_into(const cases::Case& c, const std::string& directory,
+                                     int extra_levels,
+                                     const std::function<void(int, int)>& progress) {
+  observables::OutputFolder folder(directory, {"static_law.csv", "summary.json"},
+                                   "rebound fem --quasi-static");
+  const cases::Derived d = cases::derive(c);
+  fem::StaticLawOptions options;
+  options.extra_levels = extra_levels;
+  options.force_fractions = fem::default_force_fractions();
+  options.progress = progress;
+  const StopOnSignal signals;
+  options.stop = StopOnSignal::flag();
+  FemQuasiStatic r;
+  try {
+    r.law = fem::static_contact_law(c, options);
+  } catch (const fem::QuasiStaticInterrupted&) {
+    folder.finish("interrupted");
+    throw;
+  }
+  r.impact = fem::quasi_static_impact(r.law, d.hertz.normal_speed);
+  const double hertz_factor = 4.0 / 3.0 * d.hertz.contact_modulus * std::sqrt(d.hertz.radius);
+  // Hertz's impact on the FE body's own mass (t_c ~ m^(2/5), F_max ~ m^(3/5)).
+  const double mass_ratio = r.law.mass / d.hertz.normal_mass;
+
+  std::string csv =
+      "force_N,approach_m,hertz_approach_m,force_over_hertz_at_approach,contact_nodes,"
+      "contact_radius_m,load_offset_m,max_penetration_m,balance_error,active_set_iterations\n";
+  for (const fem::StaticLawPoint& p : r.law.points) {
+    char line[512];
+    std::snprintf(line, sizeof line, "%.10g,%.10g,%.10g,%.10g,%d,%.10g,%.6g,%.6g,%.6g,%d\n",
+                  p.force, p.approach, p.hertz_approach,
+                  p.force / (hertz_factor * std::pow(p.approach, 1.5)), p.contact_nodes,
+                  p.contact_radius, p.load_offset, p.max_penetration, p.balance_error,
+                  p.active_set_iterations);
+    csv += line;
+  }
+  r.summary = {{"case", c.name},
+               {"model", "fem quasi-static (no inertia)"},
+               {"degree", r.law.degree},
+               {"dofs", r.law.dofs},
+               {"cells", r.law.cells},
+               {"h_contact", r.law.h_contact},
+               {"candidate_nodes", r.law.candidates},
+               {"candidate_radius", r.law.candidate_radius},
+               {"mass", r.law.mass},
+               {"normal_speed", d.hertz.normal_speed},
+               {"contact_duration", r.impact.contact_duration},
+               {"peak_normal_force", r.impact.peak_force},
+               {"max_approach", r.impact.max_approach},
+               {"hertz_contact_radius", d.hertz.contact_radius},
+               {"hertz_radius", d.hertz.radius},
+               {"hertz_contact_duration", d.hertz.duration},
+               {"hertz_peak_force", d.hertz.peak_force},
+               {"hertz_contact_duration_body_mass", d.hertz.duration * std::pow(mass_ratio, 0.4)},
+               {"hertz_peak_force_body_mass", d.hertz.peak_force * std::pow(mass_ratio, 0.6)},
+               {"setup_seconds", r.law.setup_seconds},
+               {"influence_seconds", r.law.influence_seconds},
+               {"law_seconds", r.law.law_seconds}};
+  nlohmann::json units = nlohmann::json::object();
+  for (const char* key :
+       {"h_contact", "candidate_radius", "max_approach", "hertz_contact_radius", "hertz_radius"})
+    units[key] = "m";
+  for (const char* key :
+       {"contact_duration", "hertz_contact_duration", "hertz_contact_duration_body_mass",
+        "setup_seconds", "influence_seconds", "law_seconds"})
+    units[key] = "s";
+  for (const char* key : {"peak_normal_force", "hertz_peak_force", "hertz_peak_force_body_mass"})
+    units[key] = "N";
+  units["mass"] = "kg";
+  units["normal_speed"] = "m/s";
+  r.summary["units"] = units;
+  r.law_file = (std::filesystem::path(directory) / "static_law.csv").string();
+  r.summary_file = (std::filesystem::path(directory) / "summary.json").string();
+  observables::write_file_atomically(r.law_file, csv);
+  observables::write_file_atomically(r.summary_file, r.summary.dump(2) + "\n");
+  folder.finish("completed");
+  return r;
+}
+
+}  // namespace rebound::studies
