@@ -25,6 +25,7 @@
 #include "fem/elastic_operator.h"
 #include "fem/fem.h"
 #include "lumped/summary.h"
+#include "tests/fem/fem_cases.h"
 
 namespace fs = std::filesystem;
 using rebound::cases::Case;
@@ -35,15 +36,7 @@ Case load(const std::string& name) {
   return rebound::cases::load_case(std::string(REBOUND_SOURCE_DIR) + "/cases/" + name + ".json");
 }
 
-// The test-sized Hertz sphere: 2 global levels (the Q1 geometry then holds the mass to 1.6 %),
-// cells of a_max / 2 in the contact zone; 13.6k dofs for p = 1.
-Case small_hertz(int degree) {
-  Case c = load("hertz-steel-sphere");
-  c.fem.degree = degree;
-  c.fem.refinement = 2;
-  c.fem.contact_resolution = 2;
-  return c;
-}
+using rebound::test::small_hertz;
 
 double relative(double value, double exact) {
   return std::abs(value - exact) / std::abs(exact);
@@ -618,12 +611,7 @@ int run_driver(const std::string& arguments) {
 }
 
 TEST(FemCommand, WritesSummaryHistoryAndFrames) {
-  const fs::path dir = fs::temp_directory_path() / ("rebound-fem-" + std::to_string(::getpid()));
-  fs::create_directories(dir);
-  nlohmann::json doc;
-  std::ifstream(std::string(REBOUND_SOURCE_DIR) + "/cases/hertz-steel-sphere.json") >> doc;
-  doc["fem"] = {{"degree", 1}, {"refinement", 0}, {"contact_resolution", 2}};
-  std::ofstream(dir / "case.json") << doc.dump(2);
+  const fs::path dir = rebound::test::coarse_hertz_case_folder("rebound-fem-");
   ASSERT_EQ(
       run_driver((dir / "case.json").string() + " -o " + dir.string() + " --frames 3 --quiet"), 0);
   nlohmann::json s;
@@ -652,6 +640,8 @@ TEST(FemCommand, WritesSummaryHistoryAndFrames) {
   EXPECT_TRUE(s["warnings"].is_array());
   EXPECT_EQ(s["creates_energy"], false);
   // Ended inside the contact: exit status 1, status "incomplete", the files kept.
+  nlohmann::json doc;
+  std::ifstream(dir / "case.json") >> doc;
   doc["fem"]["end_time"] = 1e-6;  // the Hertz duration is 5.2e-5 s
   std::ofstream(dir / "short.json") << doc.dump(2);
   EXPECT_EQ(run_driver((dir / "short.json").string() + " -o " + (dir / "short").string()), 1);
@@ -670,14 +660,7 @@ TEST(FemCommand, WritesSummaryHistoryAndFrames) {
 // measured by a run without it: every file written before that frame (lock, manifest) is far
 // smaller, and the summary written after the failure may fail too (both are then named).
 TEST(FemCommand, FullDiskNamesTheFileAndTheReason) {
-  const fs::path dir =
-      fs::temp_directory_path() / ("rebound-fem-full-" + std::to_string(::getpid()));
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  nlohmann::json doc;
-  std::ifstream(std::string(REBOUND_SOURCE_DIR) + "/cases/hertz-steel-sphere.json") >> doc;
-  doc["fem"] = {{"degree", 1}, {"refinement", 0}, {"contact_resolution", 2}};
-  std::ofstream(dir / "case.json") << doc.dump(2);
+  const fs::path dir = rebound::test::coarse_hertz_case_folder("rebound-fem-full-");
   // Open MPI's own shared-memory files would hit the limit first: PMIx's hash store and the
   // self transport keep MPI_Init off the disk.
   const auto run = [&](const std::string& limit, const std::string& out, int frames) {

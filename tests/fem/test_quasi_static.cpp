@@ -15,6 +15,7 @@
 #include "cases/derived.h"
 #include "fem/fem.h"
 #include "fem/quasi_static.h"
+#include "tests/fem/fem_cases.h"
 
 namespace fs = std::filesystem;
 using rebound::cases::Case;
@@ -22,12 +23,7 @@ using rebound::cases::Case;
 namespace {
 
 Case small_hertz_p1() {
-  Case c =
-      rebound::cases::load_case(std::string(REBOUND_SOURCE_DIR) + "/cases/hertz-steel-sphere.json");
-  c.fem.degree = 1;
-  c.fem.refinement = 2;
-  c.fem.contact_resolution = 2;
-  return c;
+  return rebound::test::small_hertz(1);
 }
 
 double relative(double value, double exact) {
@@ -111,13 +107,7 @@ TEST(QuasiStaticLaw, SmallHertzBalancesItsLoadsAndMatchesTheExplicitRun) {
 // The command: `rebound fem CASE --quasi-static` writes the law (one row per force) and a summary
 // with units; it refuses --estimate and --frames beside it (exit 2).
 TEST(QuasiStaticCommand, WritesTheLawAndRefusesOtherModes) {
-  const fs::path dir = fs::temp_directory_path() / ("rebound-fem-qs-" + std::to_string(::getpid()));
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  nlohmann::json doc;
-  std::ifstream(std::string(REBOUND_SOURCE_DIR) + "/cases/hertz-steel-sphere.json") >> doc;
-  doc["fem"] = {{"degree", 1}, {"refinement", 0}, {"contact_resolution", 2}};
-  std::ofstream(dir / "case.json") << doc.dump(2);
+  const fs::path dir = rebound::test::coarse_hertz_case_folder("rebound-fem-qs-");
   const auto run = [&](const std::string& options) {
     const std::string command = std::string(REBOUND_FEM_DRIVER) + " " +
                                 (dir / "case.json").string() + " -o " + (dir / "out").string() +
