@@ -172,10 +172,10 @@ class StaticBody {
 // i.e. the minimum of the complementary energy f.W f / 2 + f.(y + b w) over f >= 0 with the
 // force balance (c its multiplier). Solved by the primal active-set method for convex quadratic
 // programmes (Lawson & Hanson's NNLS with the balance as an equality; Nocedal & Wright, Numerical
-// Optimization, sec. 16.5): every iterate is feasible and the energy never rises, so the set
-// cannot cycle. The moment balance about n is left to the support (the loads of a sphere's
-// symmetric mesh are nearly coaxial; the solution reports the offset of the contact force's line
-// from the centroid's).
+// Optimization, sec. 16.5): every iterate is feasible and the energy does not rise; a set that
+// has not settled after 20 n + 100 steps is an error. The moment balance about n is left
+// to the support (the loads of a sphere's symmetric mesh are nearly coaxial; the solution reports
+// the offset of the contact force's line from the centroid's).
 struct ContactSolution {
   Eigen::VectorXd force, gap;
   double approach_shift = 0;  // c
@@ -381,7 +381,6 @@ StaticLaw static_contact_law(const cases::Case& c, const StaticLawOptions& optio
     law.points.push_back(point);
   }
   law.law_seconds = solving.wall_time();
-  law.factorisation_seconds = law.setup_seconds;
   return law;
 }
 

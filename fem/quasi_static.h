@@ -83,7 +83,8 @@ struct StaticLaw {
   double candidate_radius = 0;  // m
   double mass = 0;              // kg: the sum of the lumped nodal masses
   double h_contact = 0;         // m: the mesh's contact cell diameter
-  double setup_seconds = 0, factorisation_seconds = 0, influence_seconds = 0, law_seconds = 0;
+  // s: the mesh, K and its factorisation; the influence solves; the contact problems
+  double setup_seconds = 0, influence_seconds = 0, law_seconds = 0;
   std::vector<StaticLawPoint> points;
 };
 
