@@ -334,7 +334,13 @@ StaticLaw static_contact_law(const cases::Case& c, const StaticLawOptions& optio
     if (options.progress) options.progress(n + 1, n + 1);
     law.influence_seconds = influence.wall_time();
   }
-  W = 0.5 * (W + W.transpose());  // symmetric up to the factorisation's round-off
+  // Maxwell-Betti: W is symmetric, and the body force's displacement at j equals minus the mass
+  // times the mean displacement a unit force at j gives (the same K, loads and masses on both
+  // sides), both up to the factorisation's round-off.
+  law.reciprocity_error =
+      std::max((W - W.transpose()).cwiseAbs().maxCoeff() / W.cwiseAbs().maxCoeff(),
+               (w + mass * mean_unit).cwiseAbs().maxCoeff() / w.cwiseAbs().maxCoeff());
+  W = 0.5 * (W + W.transpose());
   int first = 0;
   for (int i = 0; i < n; ++i) {
     y[i] = nodes[candidates[i]].X[1];
@@ -374,8 +380,10 @@ StaticLaw static_contact_law(const cases::Case& c, const StaticLawOptions& optio
         point.contact_radius = std::max(point.contact_radius, r);
         if (r > outer)
           throw std::runtime_error(
-              "quasi-static contact law: the contact reaches the outermost candidate nodes at " +
-              std::to_string(force) + " N; give a larger candidate radius");
+              "quasi-static contact law: at " + std::to_string(force) +
+              " N the contact reaches the outermost candidate nodes (within " +
+              std::to_string(law.candidate_radius) +
+              " m of P, 1.3 Hertz contact radii at the largest force): the law would be cut");
       }
     }
     law.points.push_back(point);

@@ -82,7 +82,11 @@ struct StaticLaw {
   int candidates = 0;
   double candidate_radius = 0;  // m
   double mass = 0;              // kg: the sum of the lumped nodal masses
-  double h_contact = 0;         // m: the mesh's contact cell diameter
+  // Maxwell-Betti reciprocity of the influence solves (relative; round-off): the asymmetry of the
+  // candidates' compliance and |w_j + m mean_j| (the body force's displacement at j against the
+  // mean displacement of a unit force at j)
+  double reciprocity_error = 0;
+  double h_contact = 0;  // m: the mesh's contact cell diameter
   // s: the mesh, K and its factorisation; the influence solves; the contact problems
   double setup_seconds = 0, influence_seconds = 0, law_seconds = 0;
   std::vector<StaticLawPoint> points;

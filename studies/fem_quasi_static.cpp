@@ -56,6 +56,7 @@ FemQuasiStatic run_quasi_static_into(const cases::Case& c, const std::string& di
                {"candidate_nodes", r.law.candidates},
                {"candidate_radius", r.law.candidate_radius},
                {"mass", r.law.mass},
+               {"reciprocity_error", r.law.reciprocity_error},
                {"normal_speed", d.hertz.normal_speed},
                {"contact_duration", r.impact.contact_duration},
                {"peak_normal_force", r.impact.peak_force},

@@ -67,8 +67,8 @@ TEST(QuasiStaticImpact, HertzLawGivesHertzDurationAndPeakForce) {
 // with the force. Its impact then equals the explicit FEM's on the same mesh within 0.2 %: the
 // explicit run keeps the body's inertia, which at 1 m/s changes the duration and the peak by
 // 0.011 % and 0.068 % here (measured 2026-11-26), while a missing rigid approach, a wrong mass or
-// a wrong sign move them by percents. (The body force's distribution matters less: scaled by 0.9
-// it moved them by 0.05 % and 0.15 %, which this tolerance does not resolve.)
+// a wrong sign move them by percents. (The body force's size matters less: scaled by 0.9 it moved
+// them by 0.05 % and 0.15 %, which this tolerance does not resolve; the reciprocity check does.)
 TEST(QuasiStaticLaw, SmallHertzBalancesItsLoadsAndMatchesTheExplicitRun) {
   const Case c = small_hertz_p1();
   rebound::fem::StaticLawOptions options;
@@ -76,6 +76,10 @@ TEST(QuasiStaticLaw, SmallHertzBalancesItsLoadsAndMatchesTheExplicitRun) {
   const rebound::fem::StaticLaw law = rebound::fem::static_contact_law(c, options);
   ASSERT_EQ(law.points.size(), options.force_fractions.size());
   EXPECT_GT(law.candidates, 20);
+  // Reciprocity of the solves: the body force and the centroid's mean use the same masses (a
+  // body force scaled by 0.9 gives 0.11 here).
+  EXPECT_LT(law.reciprocity_error, 1e-8);
+  std::printf("reciprocity error %.3e\n", law.reciprocity_error);
   double previous = 0;
   for (const rebound::fem::StaticLawPoint& p : law.points) {
     EXPECT_LT(p.balance_error, 1e-10) << p.force;
