@@ -8,7 +8,7 @@
 
 #include "bench/maw_sphere.h"
 #include "cases/case.h"
-#include "halfspace/impact.h"
+#include "lumped/halfspace.h"
 #include "lumped/lai.h"
 #include "lumped/mdr.h"
 #include "lumped/normal_laws.h"
@@ -77,10 +77,10 @@ BENCHMARK(BM_MdrSolve)
 // across the Hertz diameter, 100 steps per Hertz duration), without and with the coupling.
 void BM_HalfspaceImpact(benchmark::State& state) {
   const lumped::Configuration c = table_61_sphere(2.0);
-  halfspace::Options options;
+  lumped::HalfspaceOptions options;
   options.record_history = false;
   options.dundurs_coupling = state.range(0) != 0;
-  for (auto _ : state) benchmark::DoNotOptimize(halfspace::solve_impact(c, options));
+  for (auto _ : state) benchmark::DoNotOptimize(lumped::solve_halfspace(c, options));
 }
 BENCHMARK(BM_HalfspaceImpact)
     ->ArgName("coupling")

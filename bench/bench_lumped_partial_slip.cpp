@@ -17,7 +17,7 @@
 
 #include "cases/case.h"
 #include "cases/derived.h"
-#include "halfspace/impact.h"
+#include "lumped/halfspace.h"
 #include "lumped/mdr.h"
 
 using namespace rebound;
@@ -97,11 +97,11 @@ int main(int argc, char** argv) {
               tau_c, peak);
   std::printf("| cells | tau_c error | peak force error | s |\n|---|---|---|---|\n");
   for (const int cells : {8, 12, 16, 24, 32, 48}) {
-    halfspace::Options options;
+    lumped::HalfspaceOptions options;
     options.record_history = false;
     options.cells = cells;
     lumped::Outcome o;
-    const double seconds = timed([&] { o = halfspace::solve_impact(sphere(0, 0), options); });
+    const double seconds = timed([&] { o = lumped::solve_halfspace(sphere(0, 0), options); });
     std::printf("| %d | %+.1e | %+.1e | %.2f |\n", cells, o.duration / tau_c - 1,
                 o.peak_normal_force / peak - 1, seconds);
   }
@@ -112,13 +112,13 @@ int main(int argc, char** argv) {
   const auto row = [&](int cells, int steps) {
     double value[2], seconds[2];
     for (const bool coupled : {false, true}) {
-      halfspace::Options options;
+      lumped::HalfspaceOptions options;
       options.record_history = false;
       options.cells = cells;
       options.time_steps = steps;
       options.dundurs_coupling = coupled;
       lumped::Outcome o;
-      seconds[coupled] = timed([&] { o = halfspace::solve_impact(c2, options); });
+      seconds[coupled] = timed([&] { o = lumped::solve_halfspace(c2, options); });
       value[coupled] = psi2(c2, o);
     }
     std::printf("| %d | %d | %.5f | %.2f | %.5f | %.2f |\n", cells, steps, value[0], seconds[0],
@@ -149,12 +149,12 @@ int main(int argc, char** argv) {
   }
   std::vector<double> e;
   for (const int steps : {100, 200, 400, 800, 1600}) {
-    halfspace::Options options;
+    lumped::HalfspaceOptions options;
     options.record_history = false;
     options.time_steps = steps;
     options.dundurs_coupling = false;
     const auto [ratio, seconds] =
-        stick_ratio([&] { return halfspace::solve_impact(stick, options); }, v_t);
+        stick_ratio([&] { return lumped::solve_halfspace(stick, options); }, v_t);
     e.push_back(ratio);
     const std::size_t n = e.size();
     std::printf("| half-space, beta = 0 | %d | %d | %.5f | %s | %s | %.2f |\n", options.cells,
@@ -177,11 +177,11 @@ int main(int argc, char** argv) {
   }
   if (coupled_full_stick) {
     for (const int steps : {100, 400}) {
-      halfspace::Options options;
+      lumped::HalfspaceOptions options;
       options.record_history = false;
       options.time_steps = steps;
       const auto [ratio, seconds] =
-          stick_ratio([&] { return halfspace::solve_impact(stick, options); }, v_t);
+          stick_ratio([&] { return lumped::solve_halfspace(stick, options); }, v_t);
       std::printf("| half-space, beta = %.4f | %d | %d | %.5f | | | %.2f |\n",
                   (1 - 2 * kNu) / (2 * (1 - kNu)), options.cells, steps, ratio, seconds);
     }

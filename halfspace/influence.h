@@ -1,10 +1,10 @@
 // Influence coefficients of an elastic half-space (the body) pressed on a rigid plane, for a
 // square grid of cells carrying uniform tractions, and their FFT-accelerated application.
 //
-// Non-dimensional variables (PHYSICS sec. 3 and halfspace/impact.h): in-plane lengths in
-// sqrt(R eta), surface displacements in eta, tractions in m v^2 / (R eta^2), moduli in E*. In
-// these units the surface displacement of a point load F_n on the half-space (Boussinesq) is
-// F_n / (pi r) and the half-space problem has no parameter left but nu.
+// Non-dimensional variables (Lai 1999 eqs. 5.40-5.45, docs/THEORY.md §10; lumped/halfspace.h):
+// in-plane lengths in sqrt(R eta), surface displacements in eta, tractions in m v^2 / (R eta^2),
+// moduli in E*. In these units the surface displacement of a point load F_n on the half-space
+// (Boussinesq) is F_n / (pi r) and the half-space problem has no parameter left but nu.
 //
 // Surface displacements of the body at a field point (x, y) from a point traction at the origin
 // (Johnson, Contact Mechanics, eqs. 3.19-3.20 (Boussinesq) and 3.22 (Cerruti) at z = 0; Love

@@ -42,7 +42,7 @@ struct Configuration {
   double relative_tolerance = 1e-8;     // accurate integrators
   double euler_step = 1e-2;             // seed 003 fixed-step Euler
   int springs = 200;                    // MDR bed (lumped/mdr.h)
-  int cells = 24;                       // half-space grid (halfspace/impact.h)
+  int cells = 24;                       // half-space grid (lumped/halfspace.h)
   int time_steps = 100;                 // half-space steps per Hertz duration
   bool dundurs_coupling = true;         // half-space: beta of the pair (false: beta = 0)
 };

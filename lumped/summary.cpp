@@ -6,7 +6,7 @@
 #include <sstream>
 
 #include "cases/warnings.h"
-#include "halfspace/impact.h"
+#include "lumped/halfspace.h"
 #include "lumped/lai.h"
 #include "lumped/mdr.h"
 #include "lumped/normal_laws.h"
@@ -132,13 +132,13 @@ Outcome solve_model(const cases::Case& c, const Configuration& configuration, bo
     return solve_mdr(configuration, options);
   }
   if (model == "halfspace") {
-    halfspace::Options options;
+    lumped::HalfspaceOptions options;
     options.record_history = record_history;
     options.cells = configuration.cells;
     options.time_steps = configuration.time_steps;
     options.dundurs_coupling = configuration.dundurs_coupling;
     options.control = control;
-    return halfspace::solve_impact(configuration, options);
+    return lumped::solve_halfspace(configuration, options);
   }
   if (model == "uncoupled") return solve_uncoupled(configuration);
   if (model == "uncoupled-euler")

@@ -12,7 +12,7 @@
 #include "cases/derived.h"
 #include "cases/json_numbers.h"
 #include "fem/fem.h"
-#include "halfspace/impact.h"
+#include "lumped/halfspace.h"
 #include "lumped/summary.h"
 #include "studies/fem_run.h"
 #include "studies/refinement.h"
@@ -610,9 +610,9 @@ double coupled_halfspace_psi2(double lambda, double theta, double mu, double nu,
   c.friction = mu;
   c.poisson_ratio = nu;
   c.incidence_angle = alpha;
-  halfspace::Options coupled;
+  lumped::HalfspaceOptions coupled;
   coupled.record_history = false;
-  const lumped::Outcome o = halfspace::solve_impact(c, coupled);
+  const lumped::Outcome o = lumped::solve_halfspace(c, coupled);
   return cases::psi_scale(nu, mu) * o.separation_velocity.x() / o.separation_velocity.y();
 }
 

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "cases/case.h"
-#include "halfspace/impact.h"
+#include "lumped/halfspace.h"
 #include "lumped/lai.h"
 #include "lumped/mdr.h"
 #include "studies/progress.h"
@@ -56,13 +56,13 @@ Models solve_all(const lumped::Configuration& c, const std::atomic<bool>* stop) 
   lumped::MdrOptions mdr;
   mdr.record_history = false;
   mdr.control.stop = stop;
-  halfspace::Options off, on;
+  lumped::HalfspaceOptions off, on;
   off.record_history = on.record_history = false;
   off.control.stop = on.control.stop = stop;
   off.dundurs_coupling = false;
   return {rebound_of(c, lumped::solve_lai(c, lai)), rebound_of(c, lumped::solve_mdr(c, mdr)),
-          rebound_of(c, halfspace::solve_impact(c, off)),
-          rebound_of(c, halfspace::solve_impact(c, on))};
+          rebound_of(c, lumped::solve_halfspace(c, off)),
+          rebound_of(c, lumped::solve_halfspace(c, on))};
 }
 
 }  // namespace
@@ -70,7 +70,7 @@ Models solve_all(const lumped::Configuration& c, const std::atomic<bool>* stop) 
 void section_partial_slip(const Options& options, SectionResult& r) {
   const bool full = options.depth == Depth::full;
   const double beta = (1 - 2 * kNu) / (2 * (1 - kNu));
-  const halfspace::Options defaults;
+  const lumped::HalfspaceOptions defaults;
   const lumped::MdrOptions mdr_defaults;
 
   // ---- Psi2(Psi1): the curves and the step table.
@@ -171,10 +171,10 @@ void section_partial_slip(const Options& options, SectionResult& r) {
   normal.incidence_angle = 0;
   const Models with_friction = solve_all(normal, options.stop);
   normal.friction = 0;
-  halfspace::Options coupled;
+  lumped::HalfspaceOptions coupled;
   coupled.record_history = false;
   coupled.control.stop = options.stop;
-  const double e_frictionless = rebound_of(normal, halfspace::solve_impact(normal, coupled)).e;
+  const double e_frictionless = rebound_of(normal, lumped::solve_halfspace(normal, coupled)).e;
   r.rows.push_back(check(r.id, "normal impact", "e, half-space β, μ = 0", e_frictionless, 1.0,
                          Tolerance::absolute(2e-4), "elastic (time-stepping energy error)"));
   r.rows.push_back(check(r.id, "normal impact", "e, half-space β = 0, μ = 0.1",

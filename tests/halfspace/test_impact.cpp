@@ -1,4 +1,4 @@
-// The half-space impact model (halfspace/impact.h) against the limits every implementation must
+// The half-space impact model (lumped/halfspace.h) against the limits every implementation must
 // meet (PHYSICS sec. 3), the energy balance, the normal-tangential coupling and the MDR smoke
 // values (PHYSICS sec. 7). Default grid and steps (24 cells across the Hertz diameter, 100 steps
 // per Hertz duration) unless a test says otherwise.
@@ -8,14 +8,14 @@
 #include <cmath>
 #include <cstdio>
 
-#include "halfspace/impact.h"
+#include "lumped/halfspace.h"
 #include "tests/common/impact_checks.h"
 
 using namespace rebound;
-using halfspace::Options;
-using halfspace::solve_impact;
 using lumped::Configuration;
+using lumped::HalfspaceOptions;
 using lumped::Outcome;
+using lumped::solve_halfspace;
 
 using rebound::test::e_of;
 using rebound::test::kinetic_energy_loss;
@@ -38,8 +38,8 @@ Configuration sphere(double psi1, double mu) {
   return c;
 }
 
-Options coupling(bool on) {
-  Options o;
+HalfspaceOptions coupling(bool on) {
+  HalfspaceOptions o;
   o.dundurs_coupling = on;
   return o;
 }
@@ -55,7 +55,7 @@ TEST(HalfspaceImpact, NormalImpactHasHertzDurationAndPeakForce) {
   for (const double theta : {0.0, 0.4}) {
     Configuration c = sphere(0, 0.0);
     c.theta = theta;
-    const Outcome o = solve_impact(c);
+    const Outcome o = solve_halfspace(c);
     const double compliance = 1 - c.lambda * std::cos(2 * theta);
     const double delta_max = std::pow(15.0 / 16.0 / compliance, 0.4);
     const double duration = 2.9432 * delta_max, peak = 4.0 / 3.0 * std::pow(delta_max, 1.5);
@@ -79,7 +79,7 @@ TEST(HalfspaceImpact, FrictionlessIsElasticAndKeepsTheAngle) {
     for (const bool on : {false, true}) {
       Configuration c = sphere(0, 0.0);
       c.incidence_angle = alpha;
-      const Outcome o = solve_impact(c, coupling(on));
+      const Outcome o = solve_halfspace(c, coupling(on));
       EXPECT_NEAR(e_of(c, o), 1.0, 1e-4);
       EXPECT_NEAR(o.separation_velocity.x() / o.separation_velocity.y(), std::tan(alpha), 1e-4);
       EXPECT_EQ(o.impulse.x(), 0.0);
@@ -96,7 +96,7 @@ TEST(HalfspaceImpact, GrossSlipLine) {
   const Configuration c = sphere(7, 0.1);
   const double chi = (1 - kNu) * (1 + c.lambda) / ((2 - kNu) * (1 - c.lambda));
   for (const bool on : {false, true}) {
-    const Outcome o = solve_impact(c, coupling(on));
+    const Outcome o = solve_halfspace(c, coupling(on));
     std::printf("  coupling %d: Psi2 = %.5f, Psi1 - 4 chi = %.5f\n", int(on), psi2_of(c, o),
                 7 - 4 * chi);
     ASSERT_EQ(o.phases.size(), 1u);
@@ -124,9 +124,9 @@ TEST(HalfspaceImpact, DissipationIsNonNegativeAndNonDecreasing) {
   for (const double psi1 : {1.0, 3.0}) {
     for (const bool on : {false, true}) {
       const Configuration c = sphere(psi1, 0.1);
-      Options o = coupling(on);
+      HalfspaceOptions o = coupling(on);
       o.time_steps = 200;
-      const Outcome outcome = solve_impact(c, o);
+      const Outcome outcome = solve_halfspace(c, o);
       ASSERT_GE(outcome.history.size(), 100u);
       double previous = 0;
       for (const auto& s : outcome.history) {
@@ -137,8 +137,8 @@ TEST(HalfspaceImpact, DissipationIsNonNegativeAndNonDecreasing) {
       const double loss = kinetic_energy_loss(c, outcome);
       EXPECT_NEAR(outcome.history.back().dissipation, loss, 1e-12);
       EXPECT_GT(loss, 1e-3);  // friction does dissipate here
-      EXPECT_GE(halfspace::last_impact_statistics().min_dissipation_rate, -1e-8);
-      EXPECT_LT(halfspace::last_impact_statistics().max_out_of_plane_force, 1e-6);
+      EXPECT_GE(lumped::last_halfspace_statistics().min_dissipation_rate, -1e-8);
+      EXPECT_LT(lumped::last_halfspace_statistics().max_out_of_plane_force, 1e-6);
     }
   }
 }
@@ -150,8 +150,8 @@ TEST(HalfspaceImpact, DissipationIsNonNegativeAndNonDecreasing) {
 TEST(HalfspaceImpact, CouplingMakesNormalImpactDissipative) {
   Configuration c = sphere(0, 0.1);
   c.incidence_angle = 0;
-  const Outcome coupled = solve_impact(c, coupling(true));
-  const Outcome uncoupled = solve_impact(c, coupling(false));
+  const Outcome coupled = solve_halfspace(c, coupling(true));
+  const Outcome uncoupled = solve_halfspace(c, coupling(false));
   std::printf("  e coupled %.6f, uncoupled %.6f\n", e_of(c, coupled), e_of(c, uncoupled));
   EXPECT_NEAR(e_of(c, uncoupled), 1.0, 1e-4);
   EXPECT_GT(e_of(c, coupled), 0.996);
@@ -175,7 +175,7 @@ TEST(HalfspaceImpact, MatchesMdrSmokeValuesWithoutCoupling) {
   const double mdr[] = {0.05, -0.06, -0.84, -1.38, -1.44, 0.24};
   for (int i = 0; i < 6; ++i) {
     const Configuration c = sphere(psi1s[i], 0.1);
-    const Outcome o = solve_impact(c, coupling(false));
+    const Outcome o = solve_halfspace(c, coupling(false));
     std::printf("  Psi1 %.1f: Psi2 %+.4f (MDR %+.2f)\n", psi1s[i], psi2_of(c, o), mdr[i]);
     EXPECT_NEAR(psi2_of(c, o), mdr[i], 0.03) << psi1s[i];
   }
@@ -185,9 +185,9 @@ TEST(HalfspaceImpact, MatchesMdrSmokeValuesWithoutCoupling) {
 // to O(dtau^2)), phases tile [0, tau_end], separation velocity = incident + N gamma.
 TEST(HalfspaceImpact, OutcomeIsConsistent) {
   const Configuration c = sphere(2, 0.1);
-  Options o;
+  HalfspaceOptions o;
   o.history_spacing = 0;  // every step
-  const Outcome outcome = solve_impact(c, o);
+  const Outcome outcome = solve_halfspace(c, o);
   Eigen::Vector2d integral = Eigen::Vector2d::Zero();
   for (std::size_t i = 1; i < outcome.history.size(); ++i)
     integral += 0.5 * (outcome.history[i].tau - outcome.history[i - 1].tau) *
@@ -218,7 +218,7 @@ TEST(HalfspaceImpact, OutcomeIsConsistent) {
 // agrees to round-off (measured: identical).
 TEST(HalfspaceImpact, StartingOverIsReportedAndProgressFallsBack) {
   const Configuration c = sphere(2.0, 0.1);
-  Options options = coupling(true);
+  HalfspaceOptions options = coupling(true);
   options.cells = 12;
   options.domain = 0.5;
   int started_over = 0;
@@ -229,17 +229,17 @@ TEST(HalfspaceImpact, StartingOverIsReportedAndProgressFallsBack) {
     ++started_over;
     restarts_at.push_back(fractions.size());
   };
-  const Outcome small = solve_impact(c, options);
+  const Outcome small = solve_halfspace(c, options);
   EXPECT_GE(started_over, 1);
-  EXPECT_EQ(started_over, halfspace::last_impact_statistics().restarts);
+  EXPECT_EQ(started_over, lumped::last_halfspace_statistics().restarts);
   for (const std::size_t at : restarts_at) {
     ASSERT_LT(at, fractions.size());
     EXPECT_EQ(fractions[at], 0.0);  // the next attempt's first check is at tau = 0
     EXPECT_GT(fractions[at - 1], 0.0);
   }
-  Options reference = coupling(true);
+  HalfspaceOptions reference = coupling(true);
   reference.cells = 12;
-  EXPECT_NEAR(psi2_of(c, small), psi2_of(c, solve_impact(c, reference)), 1e-12);
+  EXPECT_NEAR(psi2_of(c, small), psi2_of(c, solve_halfspace(c, reference)), 1e-12);
 }
 
 // A stop asked for during a step is heard inside that step's contact solve, not at the next
@@ -249,7 +249,7 @@ TEST(HalfspaceImpact, StartingOverIsReportedAndProgressFallsBack) {
 // step (1 / 100 of the Hertz duration) more.
 TEST(HalfspaceImpact, StopIsHeardInsideAContactStep) {
   const Configuration c = sphere(2.0, 0.1);
-  Options options = coupling(true);
+  HalfspaceOptions options = coupling(true);
   options.cells = 12;
   std::atomic<bool> stop{false};
   double asked_at = -1;
@@ -261,7 +261,7 @@ TEST(HalfspaceImpact, StopIsHeardInsideAContactStep) {
     }
   };
   try {
-    solve_impact(c, options);
+    solve_halfspace(c, options);
     ADD_FAILURE() << "the solve finished although a stop was asked at half the Hertz duration";
   } catch (const lumped::Interrupted& interrupted) {
     EXPECT_EQ(interrupted.fraction, asked_at);

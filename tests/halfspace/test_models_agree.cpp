@@ -1,6 +1,6 @@
 // Two independent partial-slip models of the same physics: the MDR spring bed (lumped/mdr.h) is
 // exact for Mindlin-Deresiewicz load histories without normal-tangential coupling, and the
-// half-space model (halfspace/impact.h) with the coupling off (beta = 0) solves the same contact
+// half-space model (lumped/halfspace.h) with the coupling off (beta = 0) solves the same contact
 // in 3-D on a grid. Over Psi1 in [0, 8] (nu = 0.3, mu = 0.1, sphere) their Psi2 must agree within
 // 0.01 (the acceptance of the partial-slip issue). Measured at the defaults (24 cells, 100 steps;
 // 200 springs): at most ~7e-3 at Psi1 = 0.5, below 1e-3 from Psi1 = 2 on (docs/HALFSPACE.md).
@@ -9,7 +9,7 @@
 #include <cmath>
 
 #include "cases/case.h"
-#include "halfspace/impact.h"
+#include "lumped/halfspace.h"
 #include "lumped/lai.h"
 #include "lumped/mdr.h"
 
@@ -35,7 +35,7 @@ double psi2(const lumped::Configuration& c, const lumped::Outcome& o) {
 }  // namespace
 
 TEST(PartialSlipModels, MdrAndUncoupledHalfSpaceAgreeOnPsi2) {
-  halfspace::Options uncoupled;
+  lumped::HalfspaceOptions uncoupled;
   uncoupled.dundurs_coupling = false;
   uncoupled.record_history = false;
   lumped::MdrOptions mdr;
@@ -44,7 +44,7 @@ TEST(PartialSlipModels, MdrAndUncoupledHalfSpaceAgreeOnPsi2) {
   for (const double psi1 : {0.0, 0.5, 1.0, 1.5, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0}) {
     const lumped::Configuration c = sphere(psi1);
     const double a = psi2(c, lumped::solve_mdr(c, mdr));
-    const double b = psi2(c, halfspace::solve_impact(c, uncoupled));
+    const double b = psi2(c, lumped::solve_halfspace(c, uncoupled));
     EXPECT_NEAR(a, b, 0.01) << "Psi1 = " << psi1 << ": MDR " << a << ", half-space " << b;
     largest = std::max(largest, std::abs(a - b));
     // Both differ from Lai's one-spring model where partial slip matters (Psi1 = 1 to 3: by
@@ -69,20 +69,20 @@ TEST(PartialSlipModels, MdrAndUncoupledHalfSpaceAgreeInFullStick) {
   c.friction = 1000;
   c.incidence_angle = std::atan(2.0 / cases::psi_scale(c.poisson_ratio, 0.1));
   const double v_t = std::sin(c.incidence_angle);  // |v_P| = 1 at first touch
-  halfspace::Options uncoupled;
+  lumped::HalfspaceOptions uncoupled;
   uncoupled.dundurs_coupling = false;
   uncoupled.record_history = false;
   lumped::MdrOptions mdr;
   mdr.record_history = false;
   const double a = lumped::solve_mdr(c, mdr).separation_velocity.x() / v_t;
-  const double b = halfspace::solve_impact(c, uncoupled).separation_velocity.x() / v_t;
+  const double b = lumped::solve_halfspace(c, uncoupled).separation_velocity.x() / v_t;
   EXPECT_NEAR(a, 0.2316, 1e-3) << "MDR";
   EXPECT_NEAR(b, a, 0.03) << "MDR " << a << ", half-space " << b;
   // The answer is a property of the converged contact problem, not of where the iteration
   // stopped: a relative change of 1e-12 in the incidence moves it by round-off only.
   lumped::Configuration nudged = c;
   nudged.incidence_angle *= 1 + 1e-12;
-  const double b2 = halfspace::solve_impact(nudged, uncoupled).separation_velocity.x() /
+  const double b2 = lumped::solve_halfspace(nudged, uncoupled).separation_velocity.x() /
                     std::sin(nudged.incidence_angle);
   EXPECT_NEAR(b2, b, 1e-6);
 }

@@ -1,4 +1,4 @@
-#include "halfspace/impact.h"
+#include "lumped/halfspace.h"
 
 #include <algorithm>
 #include <cmath>
@@ -9,26 +9,21 @@
 
 #include "cases/derived.h"
 
-namespace rebound::halfspace {
+namespace rebound::lumped {
 namespace {
 
-thread_local ImpactStatistics statistics;
-
-using lumped::Mode;
-using lumped::Outcome;
-using lumped::Sample;
+thread_local HalfspaceStatistics statistics;
 
 struct ContactLost {};  // the grid is too small: restart on a larger one
 
-Outcome integrate(const lumped::Configuration& configuration, const Options& options,
+Outcome integrate(const Configuration& configuration, const HalfspaceOptions& options,
                   double domain) {
   const double nu = configuration.poisson_ratio, mu = configuration.friction;
   const double alpha = configuration.incidence_angle;
-  const Eigen::Matrix2d N =
-      lumped::scaled_inverse_inertia(configuration.lambda, configuration.theta);
-  const Eigen::Vector2d v0 = lumped::incident_velocity(alpha);
+  const Eigen::Matrix2d N = scaled_inverse_inertia(configuration.lambda, configuration.theta);
+  const Eigen::Vector2d v0 = incident_velocity(alpha);
   if (!(v0.y() < 0)) throw std::invalid_argument("halfspace: the body must approach the plane");
-  const lumped::HertzNormalImpact hertz = lumped::hertz_normal_impact(configuration);
+  const HertzNormalImpact hertz = hertz_normal_impact(configuration);
   const double beta = options.dundurs_coupling
                           ? configuration.dundurs_beta.value_or(cases::rigid_plane_dundurs_beta(nu))
                           : 0.0;
@@ -36,9 +31,9 @@ Outcome integrate(const lumped::Configuration& configuration, const Options& opt
   const double spacing = 2 * hertz.radius / options.cells;
   int grid = int(std::ceil(domain * options.cells));
   if (grid % 2 == 0) ++grid;  // odd: a cell centred at P
-  ContactOptions contact_options = options.contact;
+  halfspace::ContactOptions contact_options = options.contact;
   if (contact_options.stop == nullptr) contact_options.stop = options.control.stop;
-  Contact contact(grid, spacing, nu, beta, mu, contact_options);
+  halfspace::Contact contact(grid, spacing, nu, beta, mu, contact_options);
   const double dt = hertz.duration / options.time_steps;
 
   statistics.grid_cells = grid;
@@ -96,11 +91,11 @@ Outcome integrate(const lumped::Configuration& configuration, const Options& opt
     if (approach > 0) {
       // A stop inside the step's iterations (seconds each on a fine grid) ends the solve as one
       // at the step's start would.
-      const StepStatistics s = [&] {
+      const halfspace::StepStatistics s = [&] {
         try {
           return contact.step(approach, Eigen::Vector2d(delta_next.x() - delta.x(), 0.0));
-        } catch (const Contact::Stopped&) {
-          throw lumped::Interrupted(tau / hertz.duration);
+        } catch (const halfspace::Contact::Stopped&) {
+          throw Interrupted(tau / hertz.duration);
         }
       }();
       ++statistics.steps;
@@ -191,7 +186,7 @@ Outcome integrate(const lumped::Configuration& configuration, const Options& opt
   statistics.max_out_of_plane_force = peak > 0 ? max_out_of_plane / peak : 0.0;
 
   // Velocity Verlet conserves energy to O(dtau^2): ~1e-6 of the kinetic energy at 200 steps.
-  lumped::finish_contact(outcome, tau, gamma, velocity, v0, work, 1e-5);
+  finish_contact(outcome, tau, gamma, velocity, v0, work, 1e-5);
   char note[256];
   std::snprintf(note, sizeof note,
                 "half-space grid %d x %d cells of %.4g sqrt(R eta) (%d across the Hertz contact "
@@ -204,11 +199,11 @@ Outcome integrate(const lumped::Configuration& configuration, const Options& opt
 
 }  // namespace
 
-ImpactStatistics last_impact_statistics() {
+HalfspaceStatistics last_halfspace_statistics() {
   return statistics;
 }
 
-lumped::Outcome solve_impact(const lumped::Configuration& configuration, const Options& options) {
+Outcome solve_halfspace(const Configuration& configuration, const HalfspaceOptions& options) {
   double domain = options.domain;
   for (int restart = 0; restart < 8; ++restart) {
     try {
@@ -226,4 +221,4 @@ lumped::Outcome solve_impact(const lumped::Configuration& configuration, const O
   throw std::runtime_error("halfspace: the contact keeps growing beyond the grid");
 }
 
-}  // namespace rebound::halfspace
+}  // namespace rebound::lumped

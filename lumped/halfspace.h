@@ -30,13 +30,13 @@
 #include "halfspace/contact.h"
 #include "lumped/outcome.h"
 
-namespace rebound::halfspace {
+namespace rebound::lumped {
 
 // Defaults from the convergence study (docs/HALFSPACE.md; nu = 0.3, sphere): at Psi1 = 2, mu = 0.1
 // Psi2 moves by < 3e-4 (coupling off) and ~1e-3 (on) from 12 to 48 cells, and by 5e-5 (off) /
 // 5e-4 (on, first order in dtau) from 100 to 400 steps; the Hertz duration and peak force are
 // within 2e-4. 24 cells and 100 steps take ~0.25 s (off) / ~0.6 s (on) per impact.
-struct Options {
+struct HalfspaceOptions {
   bool record_history = true;
   double history_spacing = 0.01;  // tau between history samples (at the time steps)
   // Grid cells across the maximal Hertz contact diameter 2 sqrt(delta_max) of the impact's normal
@@ -47,16 +47,15 @@ struct Options {
   bool dundurs_coupling = true;
   int time_steps = 100;  // steps per Hertz contact duration of the impact's normal speed
   double domain = 1.25;  // grid side over the maximal Hertz contact diameter
-  ContactOptions contact;
-  lumped::SolveControl control;  // checked at every step, its stop flag also at every
-                                 // contact iteration (lumped::Interrupted on a stop)
+  halfspace::ContactOptions contact;
+  SolveControl control;  // checked at every step, its stop flag also at every
+                         // contact iteration (lumped::Interrupted on a stop)
 };
 
-lumped::Outcome solve_impact(const lumped::Configuration& configuration,
-                             const Options& options = {});
+Outcome solve_halfspace(const Configuration& configuration, const HalfspaceOptions& options = {});
 
-// Cost and grid of the last solve_impact() on this thread.
-struct ImpactStatistics {
+// Cost and grid of the last solve_halfspace() on this thread.
+struct HalfspaceStatistics {
   int grid_cells = 0;    // M (the grid is M x M)
   double cell_size = 0;  // h, in sqrt(R eta)
   double time_step = 0;  // dtau
@@ -66,6 +65,6 @@ struct ImpactStatistics {
   double max_out_of_plane_force = 0;  // max |gamma_b'| over max gamma_n' (0 by symmetry)
   double min_dissipation_rate = 0;    // min over steps of the friction work of a step (>= 0)
 };
-ImpactStatistics last_impact_statistics();
+HalfspaceStatistics last_halfspace_statistics();
 
-}  // namespace rebound::halfspace
+}  // namespace rebound::lumped
