@@ -17,6 +17,7 @@
 #include "app/commands.h"
 #include "app/verbose.h"
 #include "cases/derived.h"
+#include "lumped/solve.h"
 #include "lumped/summary.h"
 #include "lumped/sweep.h"
 #include "observables/files.h"

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "cases/lumped_models.h"
+
 namespace rebound::cases {
 
 enum class Shape { sphere, capsule, disc, shell, hoop, custom };
@@ -69,25 +71,6 @@ struct Impact {
 // unbounded damping (D -> 1/e) and a contact that never ends (28 Hertz durations at e = 0.001,
 // the body creeping out at the speed e).
 constexpr double kMinimumCalibratedRestitution = 1e-3;
-
-// The values of lumped.model.
-inline const std::vector<std::string>& lumped_model_names() {
-  static const std::vector<std::string> names = {
-      "lai",    "uncoupled", "uncoupled-euler", "mdr",   "halfspace",
-      "newton", "poisson",   "stronge",         "smith", "brach"};
-  return names;
-}
-// Keys of "lumped" that are options of one model only (given for another model they would be
-// silently ignored, so the parser refuses them there).
-struct ModelOption {
-  const char* key;
-  const char* model;
-};
-inline constexpr ModelOption kModelOptions[] = {{"springs", "mdr"},
-                                                {"cells", "halfspace"},
-                                                {"time_steps", "halfspace"},
-                                                {"dundurs_coupling", "halfspace"},
-                                                {"impulse_ratio", "brach"}};
 
 // Options of the lumped models (owned by the lumped module; parsed and range-checked here).
 struct LumpedOptions {

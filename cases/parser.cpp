@@ -516,7 +516,7 @@ void read_lumped(const ObjectReader& top, Problems& problems, LumpedOptions& o) 
     o.restitution_calibration =
         lumped.choice("restitution_calibration", {"exact", "published"}, std::string("exact"));
   });
-  const bool ratio_ok = problems.step([&] {
+  problems.step([&] {
     o.impulse_ratio = lumped.optional_number("impulse_ratio");
     if (o.impulse_ratio)
       lumped.require("impulse_ratio", *o.impulse_ratio, *o.impulse_ratio >= 0,
@@ -544,39 +544,40 @@ void read_lumped(const ObjectReader& top, Problems& problems, LumpedOptions& o) 
       [&] { o.dundurs_coupling = lumped.boolean("dundurs_coupling", o.dundurs_coupling); });
   if (!model_ok) return;
   // Keys of one model only: given for another model they would be silently ignored.
-  for (const auto& [key, model] : kModelOptions)
-    if (lumped.has(key) && o.model != model)
-      problems.add(std::string("lumped.") + key, std::string("is an option of model \"") + model +
-                                                     "\", but the model is \"" + o.model + "\"");
+  for (const ModelOption& option : kModelOptions)
+    if (lumped.has(option.key) && o.model != option.model)
+      problems.add(std::string("lumped.") + option.key,
+                   std::string("is an option of model \"") + option.model +
+                       "\", but the model is \"" + o.model + "\"");
   if (!law_ok) return;
   problems.step([&] {
-    if ((o.model == "mdr" || o.model == "halfspace") && o.normal_law != "hertz")
+    const LumpedModel& model = lumped_model(o.model);
+    if (model.normal_contact == NormalContact::elastic_body && o.normal_law != "hertz")
       lumped.stop("lumped.normal_law", "is \"" + o.normal_law + "\" but model \"" + o.model +
                                            "\" has the elastic (Hertz) contact of the body; "
                                            "expected \"hertz\"");
     const bool dissipative = o.normal_law != "hertz";
-    const bool rigid = o.model != "lai" && o.model != "uncoupled" && o.model != "uncoupled-euler" &&
-                       o.model != "mdr" && o.model != "halfspace";
+    const bool rigid = model.normal_contact == NormalContact::rigid_body_law;
     if (dissipative && rigid)
       lumped.stop("lumped.normal_law", "is \"" + o.normal_law + "\" but model \"" + o.model +
                                            "\" is a rigid-body law without a normal spring; "
                                            "expected \"hertz\" or a compliant model");
-    const bool needs_restitution = dissipative || o.model == "newton" || o.model == "poisson" ||
-                                   o.model == "stronge" || o.model == "smith" || o.model == "brach";
+    const bool needs_restitution = dissipative || rigid;
     if (needs_restitution && !o.restitution && restitution_ok)
       lumped.stop("lumped.restitution", "is missing; model \"" + o.model + "\" with normal_law \"" +
                                             o.normal_law +
                                             "\" needs a prescribed coefficient in (0, 1]");
     // restitution_calibration: how a dissipative law of Lai's model takes its damping from e.
-    if (lumped.has("restitution_calibration") && (o.model != "lai" || !dissipative))
+    if (lumped.has("restitution_calibration") && (!model.calibrates_restitution || !dissipative))
       problems.add("lumped.restitution_calibration",
                    "applies to model \"lai\" with a dissipative normal_law (hunt-crossley, "
                    "lankarani-nikravesh, flores, michalczyk), but the model is \"" +
                        o.model + "\" with normal_law \"" + o.normal_law + "\"");
     const bool viscous = o.normal_law == "hunt-crossley" || o.normal_law == "lankarani-nikravesh" ||
                          o.normal_law == "flores";
-    if (viscous && o.model == "lai" && calibration_ok && o.restitution_calibration == "exact" &&
-        o.restitution && *o.restitution < kMinimumCalibratedRestitution)
+    if (viscous && model.calibrates_restitution && calibration_ok &&
+        o.restitution_calibration == "exact" && o.restitution &&
+        *o.restitution < kMinimumCalibratedRestitution)
       problems.add("lumped.restitution",
                    "is " + short_number(*o.restitution) + ", below " +
                        short_number(kMinimumCalibratedRestitution) +
@@ -586,10 +587,11 @@ void read_lumped(const ObjectReader& top, Problems& problems, LumpedOptions& o) 
                        "the speed e); give e >= " +
                        short_number(kMinimumCalibratedRestitution) +
                        " or restitution_calibration \"published\" (the law's closed form)");
-    if (o.model == "brach" && !o.impulse_ratio && ratio_ok)
-      lumped.stop("lumped.impulse_ratio",
-                  "is missing; model \"brach\" needs the ratio of "
-                  "tangential to normal impulse (>= 0)");
+    // A required option given with an invalid value is reported by its own step.
+    for (const ModelOption& option : kModelOptions)
+      if (option.required != nullptr && o.model == option.model && !lumped.has(option.key))
+        lumped.stop(std::string("lumped.") + option.key,
+                    "is missing; model \"" + o.model + "\" needs " + option.required);
   });
 }
 

@@ -45,16 +45,14 @@ nlohmann::json resolved_json(const Case& c) {
   if (o.theta) lumped["theta"] = *o.theta;
   if (o.restitution) lumped["restitution"] = *o.restitution;
   // Accepted only for a dissipative normal law of Lai's model.
-  if (o.model == "lai" && o.normal_law != "hertz")
+  if (lumped_model(o.model).calibrates_restitution && o.normal_law != "hertz")
     lumped["restitution_calibration"] = o.restitution_calibration;
   if (o.impulse_ratio) lumped["impulse_ratio"] = *o.impulse_ratio;
   // Keys of one model only (the parser rejects them for another model).
-  if (o.model == "mdr") lumped["springs"] = o.springs;
-  if (o.model == "halfspace") {
-    lumped["cells"] = o.cells;
-    lumped["time_steps"] = o.time_steps;
-    lumped["dundurs_coupling"] = o.dundurs_coupling;
-  }
+  if (is_option_of("springs", o.model)) lumped["springs"] = o.springs;
+  if (is_option_of("cells", o.model)) lumped["cells"] = o.cells;
+  if (is_option_of("time_steps", o.model)) lumped["time_steps"] = o.time_steps;
+  if (is_option_of("dundurs_coupling", o.model)) lumped["dundurs_coupling"] = o.dundurs_coupling;
   j["lumped"] = lumped;
   const FemOptions& f = c.fem;
   nlohmann::json fem = {{"degree", f.degree},

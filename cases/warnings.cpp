@@ -46,9 +46,7 @@ std::vector<std::string> physical_warnings(const Case& c, const Derived& d) {
         "here is linear elastic",
         c.impact.normal_speed, 100 * mach, c0));
   const bool elastic_contact =
-      c.lumped.normal_law == "hertz" && (c.lumped.model == "lai" || c.lumped.model == "uncoupled" ||
-                                         c.lumped.model == "uncoupled-euler" ||
-                                         c.lumped.model == "mdr" || c.lumped.model == "halfspace");
+      c.lumped.normal_law == "hertz" && compliant(lumped_model(c.lumped.model));
   if (c.lumped.restitution && elastic_contact)
     warnings.push_back(
         format("lumped.restitution = %.6g is ignored: model \"", *c.lumped.restitution) +

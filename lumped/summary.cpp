@@ -6,13 +6,7 @@
 #include <sstream>
 
 #include "cases/warnings.h"
-#include "lumped/halfspace.h"
-#include "lumped/lai.h"
-#include "lumped/mdr.h"
 #include "lumped/normal_laws.h"
-#include "lumped/rigid_laws.h"
-#include "lumped/uncoupled.h"
-#include "observables/checks.h"
 #include "observables/provenance.h"
 
 namespace rebound::lumped {
@@ -92,119 +86,6 @@ void add_restitution_calibration(nlohmann::json& j, std::vector<std::string>& no
 }
 
 }  // namespace
-
-Configuration configuration_of(const cases::Case& c, const cases::Derived& d) {
-  Configuration configuration;
-  configuration.lambda = d.lambda;
-  configuration.theta = d.theta;
-  configuration.friction = c.contact.friction;
-  configuration.poisson_ratio = d.pair.poisson_ratio;
-  configuration.dundurs_beta = d.pair.dundurs_beta;
-  configuration.incidence_angle = d.incidence_angle;
-  configuration.normal_law = c.lumped.normal_law;
-  configuration.restitution = c.lumped.restitution;
-  configuration.restitution_calibration = c.lumped.restitution_calibration;
-  configuration.impulse_ratio = c.lumped.impulse_ratio;
-  configuration.relative_tolerance = c.lumped.relative_tolerance;
-  configuration.euler_step = c.lumped.euler_step;
-  configuration.springs = c.lumped.springs;
-  configuration.cells = c.lumped.cells;
-  configuration.time_steps = c.lumped.time_steps;
-  configuration.dundurs_coupling = c.lumped.dundurs_coupling;
-  return configuration;
-}
-
-namespace {
-
-Outcome solve_model(const cases::Case& c, const Configuration& configuration, bool record_history,
-                    const SolveControl& control) {
-  const std::string& model = c.lumped.model;
-  if (model == "lai") {
-    LaiOptions options;
-    options.record_history = record_history;
-    return solve_lai(configuration, options);
-  }
-  if (model == "mdr") {
-    MdrOptions options;
-    options.record_history = record_history;
-    options.springs = configuration.springs;
-    options.control = control;
-    return solve_mdr(configuration, options);
-  }
-  if (model == "halfspace") {
-    lumped::HalfspaceOptions options;
-    options.record_history = record_history;
-    options.cells = configuration.cells;
-    options.time_steps = configuration.time_steps;
-    options.dundurs_coupling = configuration.dundurs_coupling;
-    options.control = control;
-    return lumped::solve_halfspace(configuration, options);
-  }
-  if (model == "uncoupled") return solve_uncoupled(configuration);
-  if (model == "uncoupled-euler")
-    return solve_uncoupled_euler(configuration, EulerConeTest::on_cone_sticks, control);
-  return solve_rigid_law(model, configuration);
-}
-
-// The inputs that decide a lumped solve, for the messages of a failed one.
-std::string inputs_of(const cases::Case& c, const Configuration& k) {
-  char text[320];
-  std::snprintf(text, sizeof text,
-                "model \"%s\" (normal law %s) at lambda = %.10g, theta = %.6g rad, friction = "
-                "%.6g, incidence angle = %.6g rad, nu = %.6g",
-                c.lumped.model.c_str(), c.lumped.normal_law.c_str(), k.lambda, k.theta, k.friction,
-                k.incidence_angle, k.poisson_ratio);
-  std::string inputs = text;
-  if (k.lambda > 0.99)
-    inputs +=
-        "; lambda close to 1 (" + std::string(c.lumped.lambda ? "lumped.lambda" : "the body") +
-        ") makes the problem stiff: P's normal and tangential motions are almost rigidly tied";
-  return inputs;
-}
-
-observables::ResultExpectations expectations_of(const cases::Case& c) {
-  observables::ResultExpectations e;
-  const std::string& model = c.lumped.model;
-  const bool compliant = model == "lai" || model == "uncoupled" || model == "uncoupled-euler" ||
-                         model == "mdr" || model == "halfspace";
-  e.has_duration = compliant;
-  // Rigid-body laws with friction can create energy (Kane's paradox); so can the explicit
-  // Euler integration of the uncoupled springs. The adaptive integrations are held to their
-  // tolerance, the fixed-step MDR and half-space schemes to their measured energy error.
-  e.energy_may_grow = !compliant || model == "uncoupled-euler";
-  if (model == "lai" || model == "uncoupled")
-    e.energy_growth_tolerance = std::max(1e-6, 10 * c.lumped.relative_tolerance);
-  else if (model == "mdr" || model == "halfspace")
-    e.energy_growth_tolerance = 1e-4;
-  return e;
-}
-
-}  // namespace
-
-bool checks_solve_control(const cases::Case& c) {
-  const std::string& m = c.lumped.model;
-  return m == "halfspace" || m == "mdr" || m == "uncoupled-euler";
-}
-
-Outcome solve(const cases::Case& c, const cases::Derived& d, bool record_history,
-              const SolveControl& control) {
-  const Configuration configuration = configuration_of(c, d);
-  Outcome outcome;
-  try {
-    outcome = solve_model(c, configuration, record_history, control);
-  } catch (const Interrupted&) {
-    throw;  // not a failure of the model
-  } catch (const std::exception& error) {
-    throw SolveError(c.source + ": " + error.what() + " (" + inputs_of(c, configuration) + ")");
-  }
-  const auto problems =
-      observables::result_problems(rebound_quantities(c, d, outcome), expectations_of(c));
-  if (!problems.empty())
-    throw SolveError(
-        c.source + ": the lumped result is not physical: " + observables::join_problems(problems) +
-        " (" + inputs_of(c, configuration) + ")");
-  return outcome;
-}
 
 std::vector<HistoryRow> history_rows(const cases::Case& c, const cases::Derived& d,
                                      const Outcome& outcome) {
@@ -315,13 +196,6 @@ observables::ReboundQuantities rebound_quantities(const cases::Case& c, const ca
   r.contact_point_velocity_initial = v0 * v;
   r.contact_point_velocity_final = w;
   return r;
-}
-
-bool elastic_normal_contact(const cases::Case& c) {
-  const std::string& m = c.lumped.model;
-  return c.lumped.normal_law == "hertz" &&
-         (m == "lai" || m == "uncoupled" || m == "uncoupled-euler" || m == "mdr" ||
-          m == "halfspace");
 }
 
 observables::Summary summary(const cases::Case& c, const cases::Derived& d, const Outcome& o) {

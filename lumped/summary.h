@@ -3,7 +3,6 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -14,33 +13,6 @@
 #include "observables/quantities.h"
 
 namespace rebound::lumped {
-
-// The configuration a case gives a lumped model (lambda/theta overrides applied).
-Configuration configuration_of(const cases::Case& c, const cases::Derived& d);
-
-// A lumped solve that failed (the integrator gave up, or the result is not physical: see
-// observables/checks.h); what() names the case file, the reason and the inputs that decide it.
-class SolveError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
-
-// Solves the case with the model its "lumped" section selects and checks the result
-// (observables::result_problems); throws SolveError when it fails, Interrupted when `control`
-// stops it (lumped/outcome.h: halfspace, mdr and uncoupled-euler check it). record_history =
-// false skips the dense history (sweeps).
-Outcome solve(const cases::Case& c, const cases::Derived& d, bool record_history = true,
-              const SolveControl& control = {});
-
-// True when the case's lumped model checks a SolveControl (halfspace, mdr, uncoupled-euler:
-// their cost is set by the case); the others take milliseconds at most.
-bool checks_solve_control(const cases::Case& c);
-
-// True when the case's lumped model restitutes the normal motion elastically (Newton's e_N = 1 in
-// any sliding impact: lai, uncoupled, uncoupled-euler, mdr and halfspace with the Hertz normal
-// law), so that gross slip follows cases::Derived::gross_slip_offset's line; false for a
-// dissipative normal law and the rigid-body laws (their line depends on the e_N achieved).
-bool elastic_normal_contact(const cases::Case& c);
 
 // One row of the history in SI units (rigid-body velocity and displacement of P).
 struct HistoryRow : observables::ContactPointSample {

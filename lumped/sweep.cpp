@@ -9,6 +9,8 @@
 #include <thread>
 
 #include "cases/derived.h"
+#include "lumped/models.h"
+#include "lumped/solve.h"
 #include "lumped/summary.h"
 #include "observables/units.h"
 
@@ -145,7 +147,7 @@ std::vector<SweepPoint> run_sweep(const cases::Case& base, SweepVariable variabl
 const std::vector<std::string>& sweep_model_names() {
   static const std::vector<std::string> names = [] {
     std::vector<std::string> all = cases::lumped_model_names();
-    all.push_back("halfspace-beta0");
+    for (const ModelVariant& variant : model_variants()) all.emplace_back(variant.name);
     return all;
   }();
   return names;
@@ -163,8 +165,10 @@ cases::Case case_with_model(const cases::Case& base, const std::string& model) {
   const auto& names = sweep_model_names();
   if (std::find(names.begin(), names.end(), model) == names.end())
     throw std::invalid_argument("unknown model '" + model + "'; expected one of " + known_models());
-  const bool beta0 = model == "halfspace-beta0";
-  const std::string name = beta0 ? "halfspace" : model;
+  const ModelVariant* variant = nullptr;
+  for (const ModelVariant& v : model_variants())
+    if (model == v.name) variant = &v;
+  const std::string name = variant != nullptr ? variant->model : model;
   nlohmann::json document = base.raw;
   nlohmann::json lumped = document.contains("lumped") && document["lumped"].is_object()
                               ? document["lumped"]
@@ -172,16 +176,20 @@ cases::Case case_with_model(const cases::Case& base, const std::string& model) {
   for (const auto& option : cases::kModelOptions)
     if (name != option.model) lumped.erase(option.key);
   lumped["model"] = name;
-  // The names tell the coupling: halfspace has it (the default), halfspace-beta0 not.
-  if (name == "halfspace") lumped.erase("dundurs_coupling");
-  if (beta0) lumped["dundurs_coupling"] = false;
+  // The names tell the variant's option: the model's own name has the default (halfspace: the
+  // Dundurs coupling), the variant's name the variant's value (halfspace-beta0: none).
+  for (const ModelVariant& v : model_variants())
+    if (name == v.model) lumped.erase(v.key);
+  if (variant != nullptr) lumped[variant->key] = variant->value;
   document["lumped"] = lumped;
   return cases::parse_case(document, base.source);
 }
 
 std::string model_name(const cases::Case& c) {
-  return c.lumped.model == "halfspace" && !c.lumped.dundurs_coupling ? "halfspace-beta0"
-                                                                     : c.lumped.model;
+  for (const ModelVariant& variant : model_variants())
+    if (c.lumped.model == variant.model && c.lumped.*variant.field == variant.value)
+      return variant.name;
+  return c.lumped.model;
 }
 
 std::vector<std::string> parse_model_list(const std::string& list) {

@@ -22,6 +22,7 @@
 
 #include "cases/case.h"
 #include "cases/derived.h"
+#include "lumped/solve.h"
 #include "lumped/summary.h"
 #include "lumped/sweep.h"
 #include "observables/history.h"

@@ -16,6 +16,7 @@
 #include "cases/derived.h"
 #include "cases/json_numbers.h"
 #include "fem/fem.h"
+#include "lumped/solve.h"
 #include "lumped/summary.h"
 #include "studies/fem_run.h"
 

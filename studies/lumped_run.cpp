@@ -2,6 +2,7 @@
 
 #include <chrono>
 
+#include "lumped/solve.h"
 #include "lumped/summary.h"
 #include "observables/files.h"
 #include "observables/output_folder.h"

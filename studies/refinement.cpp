@@ -15,6 +15,7 @@
 
 #include "cases/derived.h"
 #include "cases/json_numbers.h"
+#include "lumped/solve.h"
 #include "lumped/summary.h"
 #include "observables/files.h"
 #include "studies/errors.h"

@@ -13,6 +13,7 @@
 #include "cases/json_numbers.h"
 #include "fem/fem.h"
 #include "lumped/halfspace.h"
+#include "lumped/solve.h"
 #include "lumped/summary.h"
 #include "studies/fem_run.h"
 #include "studies/refinement.h"

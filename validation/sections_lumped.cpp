@@ -11,6 +11,7 @@
 #include "lumped/lai.h"
 #include "lumped/normal_laws.h"
 #include "lumped/rigid_laws.h"
+#include "lumped/solve.h"
 #include "lumped/summary.h"
 #include "lumped/sweep.h"
 #include "lumped/uncoupled.h"

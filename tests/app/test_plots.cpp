@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "cases/lumped_models.h"
 #include "tests/app/shell.h"
 
 namespace fs = std::filesystem;
@@ -57,7 +58,9 @@ std::string variant(const fs::path& dir, const std::string& base, const std::str
   nlohmann::json c = nlohmann::json::parse(in, nullptr, true, true);
   c["name"] = base + "-" + model;
   c["lumped"]["model"] = model;
-  if (model == "newton") c["lumped"]["restitution"] = 1.0;
+  // A rigid-body restitution law needs its coefficient.
+  if (!rebound::cases::compliant(rebound::cases::lumped_model(model)))
+    c["lumped"]["restitution"] = 1.0;
   const fs::path path = dir / (base + "-" + model + ".json");
   std::ofstream(path) << c.dump(2);
   return path.string();

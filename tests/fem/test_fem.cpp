@@ -24,6 +24,7 @@
 #include "cases/derived.h"
 #include "fem/elastic_operator.h"
 #include "fem/fem.h"
+#include "lumped/solve.h"
 #include "lumped/summary.h"
 #include "tests/fem/fem_cases.h"
 

@@ -9,6 +9,7 @@
 
 #include "cases/case.h"
 #include "cases/derived.h"
+#include "lumped/solve.h"
 #include "lumped/summary.h"
 #include "observables/quantities.h"
 

@@ -6,6 +6,7 @@
 
 #include "cases/case.h"
 #include "cases/derived.h"
+#include "lumped/solve.h"
 #include "lumped/summary.h"
 #include "studies/comparison.h"
 
