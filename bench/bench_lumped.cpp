@@ -55,7 +55,7 @@ void BM_LaiSolveWithHistory(benchmark::State& state) {
 }
 BENCHMARK(BM_LaiSolveWithHistory)->Unit(benchmark::kMicrosecond);
 
-// One MDR solve (lumped/mdr.h) without history, PHYSICS sec. 7's sphere (nu = 0.3, mu = 0.1,
+// One MDR solve (lumped/mdr.h) without history, docs/THEORY.md §9's sphere (nu = 0.3, mu = 0.1,
 // lambda = 5/9) at Psi1 = 2 (slip - stick zone - gross slip), with the default 200 springs and
 // with 100 and 400 (Psi_2 within ~3e-5, ~1e-5 and ~4e-6 of the converged value: docs/LUMPED.md).
 void BM_MdrSolve(benchmark::State& state) {

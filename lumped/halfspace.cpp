@@ -66,7 +66,7 @@ Outcome integrate(const Configuration& configuration, const HalfspaceOptions& op
     s.velocity = velocity;
     s.spring_extension = std::numeric_limits<double>::quiet_NaN();  // no single spring
     s.mode = m;
-    // D = -(Delta K + V), Delta K = gamma . (delta'(0) + delta'(tau))/2 (seed 000 eq. 5.70).
+    // D = -(Delta K + V), Delta K = gamma . (delta'(0) + delta'(tau))/2 (Lai 1999, eq. 5.70).
     s.dissipation = -(0.5 * (v0 + velocity).dot(gamma) + elastic_energy);
     s.stick_fraction = stick_fraction;
     return s;

@@ -1,10 +1,10 @@
 // A planar impact of an elastic sphere on a rigid plane with a quasi-static 3-D half-space contact
-// (Kalker CONTACT-type; PHYSICS sec. 7): the rigid-body dynamics of Lai's model (PHYSICS sec. 3)
-// with the contact force of a grid of cells with uniform tractions (halfspace/contact.h) in place
-// of Lai's springs.
+// (Kalker CONTACT-type; docs/THEORY.md §10): the rigid-body dynamics of Lai's model (docs/THEORY.md
+// §5) with the contact force of a grid of cells with uniform tractions (halfspace/contact.h) in
+// place of Lai's springs.
 //
-// Non-dimensional form (Lai, seed 000 eqs. 5.40-5.45): eta = (m^2 v^4 / (E*^2 R))^{1/5} with E*
-// the plane-strain modulus E/(1 - nu^2) (PHYSICS sec. 3, rigid plane), displacements u = eta
+// Non-dimensional form (Lai 1999, eqs. 5.40-5.45): eta = (m^2 v^4 / (E*^2 R))^{1/5} with E*
+// the plane-strain modulus E/(1 - nu^2) (docs/THEORY.md §3, rigid plane), displacements u = eta
 // delta, time t = (eta/v) tau, impulse g = m v gamma, force f = (m v^2/eta) gamma'. The contact
 // is measured in its own scales: in-plane lengths x = sqrt(R eta) xi (the Hertz radius
 // sqrt(R d)), tractions p = (m v^2/(R eta^2)) p^, so that a cell of area A^ carries the force

@@ -12,7 +12,7 @@
 namespace rebound::lumped {
 namespace {
 
-// Lai's equations (PHYSICS sec. 3) are integrated in a contact variable s with
+// Lai's equations (docs/THEORY.md §5) are integrated in a contact variable s with
 // dtau/ds = sigma = sqrt(-delta_n) (a Sundman time transformation). In s the right-hand side is
 // a polynomial in the state, sigma' = -delta_n' / 2, gamma' = sigma gamma_tau' with
 //   sigma f_n = (4/3) sigma^4 + eps^2 / (3 kappa),   sigma f_t = -(4 / (3 kappa)) eps sigma^2,
@@ -111,10 +111,10 @@ class LaiModel {
   }
   template <class State>
   double slip_reversal(const State& y) const {  // sgn(eps) delta_t' + C delta_n' reaches 0
-    const Eigen::Vector2d v = velocity(y);      // (PHYSICS sec. 3 erratum of seed eq. 5.60)
+    const Eigen::Vector2d v = velocity(y);  // (docs/THEORY.md §12: Lai 1999, eq. 5.60 corrected)
     return slip_sign_ * v.x() + stick_limit_ * v.y();
   }
-  // Stored energy of the springs over m v^2 (PHYSICS sec. 3).
+  // Stored energy of the springs over m v^2 (docs/THEORY.md §5).
   template <class State>
   double potential(const State& y) const {
     const double sigma = y[kSigma];
@@ -198,7 +198,7 @@ Outcome solve(const Configuration& configuration, const LaiOptions& options) {
   const double alpha = configuration.incidence_angle;
   const double tan_alpha = std::tan(alpha);
   const double slip_sign = alpha >= 0 ? 1.0 : -1.0;
-  // Initial mode (seed 000 eq. 5.57): stick iff |tan alpha| < C.
+  // Initial mode (Lai 1999, eq. 5.57): stick iff |tan alpha| < C.
   if (model.frictionless_) {
     model.set_mode(Mode::slip, slip_sign);
     outcome.notes.push_back("mu = 0: no tangential force, the contact slides freely");

@@ -1,4 +1,4 @@
-// Lai's coupled-conservative contact model (seed 000 sec. 5.1; PHYSICS sec. 3): a rigid body on
+// Lai's coupled-conservative contact model (Lai 1999, sec. 5.1; docs/THEORY.md §5): a rigid body on
 // a Hertz normal spring and a coupled tangential spring with Coulomb friction, integrated in
 // non-dimensional form with the stick/slip/separation switching surfaces located as events. The
 // integration variable is s with dtau/ds = sqrt(-delta_n), in which the equations are polynomial

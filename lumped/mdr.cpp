@@ -153,7 +153,7 @@ MdrSpringBed::Forces MdrSpringBed::move(double delta_t, double q, bool commit, b
 // ---------------------------------------------------------------------------------------------
 // The impact.
 //
-// Rigid-body equations (PHYSICS sec. 3) with the bed's force, in the contact variable s of
+// Rigid-body equations (docs/THEORY.md §5) with the bed's force, in the contact variable s of
 // lai.cpp, dtau/ds = sigma = sqrt(q) = sqrt(-delta_n), which is also the contact half-width in xi:
 //   d gamma_t/ds = sigma gamma_t'(bed),      d gamma_n/ds = (4/3) sigma^4,
 //   d delta_t/ds = sigma delta_t',           d sigma/ds = -delta_n'/2,

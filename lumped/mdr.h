@@ -1,8 +1,8 @@
 // The method of dimensionality reduction (MDR; Popov & Hess 2015, ch. 3 and 5; Willert,
-// Lyashenko & Popov for the oblique impact of spheres; PHYSICS sec. 7): the 3-D contact of the
+// Lyashenko & Popov for the oblique impact of spheres; docs/THEORY.md §9): the 3-D contact of the
 // sphere is replaced by a bed of independent 1-D springs, each with its own Coulomb stick/slip
 // state, so that the contact has a stick zone and slip zones (Mindlin & Deresiewicz 1953) instead
-// of Lai's single tangential spring. The rigid-body dynamics are Lai's (PHYSICS sec. 3,
+// of Lai's single tangential spring. The rigid-body dynamics are Lai's (docs/THEORY.md §2 and §5,
 // lambda, theta, alpha); only the contact force law changes.
 //
 // Dimensional model. Springs at x in [-a_max, a_max], spacing dx, normal stiffness E* dx,
@@ -14,7 +14,7 @@
 // (Hertz), F_t = -sum G* u_i dx (on the body, opposing the springs' shear).
 //
 // Full-stick stiffness. All springs of the contact [-a, a], a = sqrt(R d), sticking: dF_t/du_t =
-// 2 a G* = 8 G a/(2 - nu). Lai's f_t (seed 000 5.24) has the stiffness
+// 2 a G* = 8 G a/(2 - nu). Lai's f_t (Lai 1999, eq. 5.24) has the stiffness
 // 4(1 - nu)/(2 - nu) E/(1 - nu^2) sqrt(R) sqrt(d) = 4(1 - nu)/(2 - nu) 2G/(1 - nu) a = 8 G a/(2 -
 // nu) (E/(1 - nu^2) = 2G(1 + nu)/(1 - nu^2) = 2G/(1 - nu)): the same (Mindlin's). MDR is
 // incremental in the stick zone (dF_t = 2 a G* du_t), Lai's spring secant (f_t = -K(d) s).

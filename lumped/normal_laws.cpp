@@ -64,7 +64,7 @@ double NormalSpring::elastic_force(double compression) const {
 double NormalSpring::elastic_force(double compression, double compression_rate) const {
   const double f = hertz_force(compression);
   if (law == NormalLaw::michalczyk) {
-    // seed 001 eq. 2.17: the factor {1 - (1 - R^2)/2 [1 - sgn(xdot)]} is the whole force.
+    // Michalczyk 2008, eq. 2.17: the factor {1 - (1 - R^2)/2 [1 - sgn(xdot)]} is the whole force.
     const double sign = compression_rate > 0 ? 1.0 : (compression_rate < 0 ? -1.0 : 0.0);
     return f * (1.0 - damping * (1.0 - sign));
   }

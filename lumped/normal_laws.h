@@ -1,7 +1,7 @@
 // Normal contact laws used as the normal spring of the compliant lumped models, in Lai's
 // non-dimensional variables: compression x = -delta_n >= 0, compression rate xdot = -delta_n'
 // (> 0 while approaching), force in units of m v^2 / eta. The elastic part of every law is
-// Hertz's (4/3) x^{3/2} (seed 000 eq. 5.11 non-dimensionalised).
+// Hertz's (4/3) x^{3/2} (Lai 1999, eq. 5.11 non-dimensionalised).
 #pragma once
 
 #include <string>

@@ -1,4 +1,4 @@
-// What every lumped model computes, in Lai's non-dimensional variables (seed 000 eqs. 5.40-5.45):
+// What every lumped model computes, in Lai's non-dimensional variables (Lai 1999, eqs. 5.40-5.45):
 // impulse g = m v gamma, displacement u = eta delta, spring extension s = eta epsilon,
 // time t = (eta / v) tau, force f = (m v^2 / eta) gamma'. Velocities of P are v delta'.
 // Converting to SI is the job of lumped/summary.h; the models never see dimensions.
@@ -22,7 +22,7 @@ namespace rebound::lumped {
 // A planar impact of a body on a rigid half-space (or, through poisson_ratio and dundurs_beta, on
 // an elastic one), non-dimensionalised.
 struct Configuration {
-  double lambda = 0;    // inertia coupling (seed 000 3.36)
+  double lambda = 0;    // inertia coupling (Lai 1999, eq. 3.36)
   double theta = 0;     // rad, principal angle of N (3.33)
   double friction = 0;  // Coulomb mu
   // nu of the contact: the body's on a rigid plane; on an elastic target the pair's effective
@@ -40,14 +40,14 @@ struct Configuration {
   std::string restitution_calibration = "exact";
   std::optional<double> impulse_ratio;  // Brach
   double relative_tolerance = 1e-8;     // accurate integrators
-  double euler_step = 1e-2;             // seed 003 fixed-step Euler
+  double euler_step = 1e-2;             // the Predicting Rebound thesis's fixed-step Euler
   int springs = 200;                    // MDR bed (lumped/mdr.h)
   int cells = 24;                       // half-space grid (lumped/halfspace.h)
   int time_steps = 100;                 // half-space steps per Hertz duration
   bool dundurs_coupling = true;         // half-space: beta of the pair (false: beta = 0)
 };
 
-// m N, the inverse inertia operator scaled by the effective mass (seed 000 3.34).
+// m N, the inverse inertia operator scaled by the effective mass (Lai 1999, eq. 3.34).
 inline Eigen::Matrix2d scaled_inverse_inertia(double lambda, double theta) {
   Eigen::Matrix2d N;
   const double c = std::cos(2 * theta), s = std::sin(2 * theta);
@@ -60,10 +60,10 @@ inline Eigen::Vector2d incident_velocity(double incidence_angle) {
   return {std::sin(incidence_angle), -std::cos(incidence_angle)};
 }
 
-// Hertz's normal impact of the configuration (PHYSICS sec. 6 in Lai's units): the normal speed
-// cos(alpha) against the normal compliance (m N)_nn = 1 - lambda cos 2 theta, friction and the
-// tangential motion left out: the largest approach delta_max = (15/16 cos^2 alpha / N_nn)^{2/5},
-// the contact radius sqrt(delta_max) (in sqrt(R eta)) and the duration
+// Hertz's normal impact of the configuration (docs/THEORY.md §3 and §5, in Lai's units): the normal
+// speed cos(alpha) against the normal compliance (m N)_nn = 1 - lambda cos 2 theta, friction and
+// the tangential motion left out: the largest approach delta_max = (15/16 cos^2 alpha /
+// N_nn)^{2/5}, the contact radius sqrt(delta_max) (in sqrt(R eta)) and the duration
 // cases::hertz_duration_constant() delta_max / cos alpha. It sizes the half-space grid and step,
 // and is what the long solves report their progress against.
 struct HertzNormalImpact {
@@ -159,7 +159,7 @@ struct Outcome {
   Eigen::Vector2d separation_velocity = Eigen::Vector2d::Zero();  // delta' at separation = w / v
   double duration = std::numeric_limits<double>::quiet_NaN();     // tau_end; NaN for rigid laws
   double compression_normal_impulse = 0;  // gamma_n when delta_n' = 0 (end of compression)
-  double normal_work_compression = 0;     // W_nc over m v^2 (<= 0), seed 000 5.74-5.75
+  double normal_work_compression = 0;     // W_nc over m v^2 (<= 0), Lai 1999, eqs. 5.74-5.75
   double normal_work_restitution = 0;     // W_nr over m v^2 (>= 0)
   double peak_normal_force = std::numeric_limits<double>::quiet_NaN();  // max gamma_n'
   std::vector<Sample> history;     // dense, ordered in tau; empty for rigid-body laws
@@ -196,7 +196,7 @@ inline void bound_history(std::vector<Sample>& history, double& spacing) {
 
 // The end of a compliant model's contact at tau_end: the impulse gamma and the separation
 // velocity delta' of P, the normal work of restitution (the total normal work W_n less that of
-// compression, seed 000 eqs. 5.74-5.75) and whether the kinetic energy grew: the change over
+// compression, Lai 1999, eqs. 5.74-5.75) and whether the kinetic energy grew: the change over
 // m v^2 is gamma . (delta'(0) + delta'(end)) / 2 (5.70), with delta'(0) = incident_velocity,
 // beyond `energy_tolerance` (the integration's own energy error).
 inline void finish_contact(Outcome& outcome, double tau_end, const Eigen::Vector2d& impulse,

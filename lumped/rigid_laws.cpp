@@ -276,7 +276,7 @@ Outcome solve_process(RigidLaw law, const Configuration& c) {
   return o;
 }
 
-// Kane-Levinson / Whittaker (seed 000 eqs. 2.1-2.3) with w_n = -e v_n. Returns the impulse and
+// Kane-Levinson / Whittaker (Lai 1999, eqs. 2.1-2.3) with w_n = -e v_n. Returns the impulse and
 // whether the contact ends stuck.
 std::pair<Eigen::Vector2d, bool> kane_levinson(const Kinematics& k, double e) {
   const Eigen::Matrix2d& N = k.N;
@@ -333,7 +333,7 @@ Outcome solve_newton(const Configuration& c) {
   return o;
 }
 
-// Smith (1991), seed 000 eq. 2.4, with w_n = -e v_n.
+// Smith (1991), Lai 1999, eq. 2.4, with w_n = -e v_n.
 Outcome solve_smith(const Configuration& c) {
   const double e = required_coefficient(c.restitution, "smith", "Newton's coefficient e");
   const Kinematics k(c);
@@ -432,7 +432,7 @@ Outcome solve_smith(const Configuration& c) {
   return o;
 }
 
-// Brach's impulse ratio (seed 004 eq. 14) with Newton's e.
+// Brach's impulse ratio (Gilardi & Sharf 2002, eq. 14) with Newton's e.
 Outcome solve_brach(const Configuration& c) {
   const double e = required_coefficient(c.restitution, "brach", "Newton's coefficient e");
   const double r = required_coefficient(c.impulse_ratio, "brach", "Brach's impulse ratio r");

@@ -14,7 +14,7 @@ namespace {
 
 using observables::finite_or_null;
 
-// Body velocity change from the impulse g at P: du = m^-1 l g (seed 000 eq. 3.21) with the
+// Body velocity change from the impulse g at P: du = m^-1 l g (Lai 1999, eq. 3.21) with the
 // generalized speeds of eqs. 3.37-3.38 (centre velocity along t, n and spin about b).
 struct BodyVelocity {
   Eigen::Vector2d centre;
@@ -108,7 +108,7 @@ std::vector<HistoryRow> history_rows(const cases::Case& c, const cases::Derived&
     r.tangential_velocity = s.velocity.x() * v;
     r.normal_displacement = s.displacement.y() * eta;
     r.tangential_displacement = s.displacement.x() * eta;
-    // Kinetic energy from the work of the contact force on P (seed 000 eq. 5.70).
+    // Kinetic energy from the work of the contact force on P (Lai 1999, eq. 5.70).
     r.kinetic_energy = kinetic_initial + m * v * v * 0.5 * (v0 + s.velocity).dot(s.impulse);
     r.tangential_spring_extension = s.spring_extension * eta;
     r.dissipation = s.dissipation * m * v * v;
@@ -162,7 +162,7 @@ observables::ReboundQuantities rebound_quantities(const cases::Case& c, const ca
   const double nu = d.pair.poisson_ratio, mu = c.contact.friction;
   const Eigen::Vector2d w = o.separation_velocity * v;  // separation velocity of P, m/s
   const Eigen::Vector2d g = o.impulse * impulse_scale;  // impulse on the body at P, N s
-  // The normal works of the contact force on P over m v^2 (seed 000 eqs. 5.74-5.75), J.
+  // The normal works of the contact force on P over m v^2 (Lai 1999, eqs. 5.74-5.75), J.
   const double work_scale = m * v * v;
   const BodyVelocity before = body_velocity(d, Eigen::Vector2d::Zero());
   const BodyVelocity after = body_velocity(d, g);

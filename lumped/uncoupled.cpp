@@ -203,8 +203,8 @@ Outcome solve_uncoupled(const Configuration& configuration) {
 }
 
 // ----------------------------------------------------------------------------------------------
-// Seed 003's program, procedure main, step for step. Variable names follow the Pascal (i* = the
-// state at the start of the step, f* = at its end).
+// The Predicting Rebound thesis's program, procedure main, step for step. Variable names follow the
+// Pascal (i* = the state at the start of the step, f* = at its end).
 
 Outcome solve_uncoupled_euler(const Configuration& configuration, EulerConeTest cone_test,
                               const SolveControl& control) {

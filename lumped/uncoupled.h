@@ -1,6 +1,7 @@
-// Seed 003's uncoupled non-linear spring model (sec. 3.2.6-3.2.7, appendix program "impact";
-// PHYSICS sec. 4), in Lai's non-dimensional variables (lumped/outcome.h; seed 003 eqs. 3.2-80
-// to 3.2-87 define the same eta, gamma, delta, epsilon and tau):
+// The uncoupled non-linear spring model of the thesis Predicting Rebound of Planar Elastic
+// Collisions (sec. 3.2.6-3.2.7, appendix program "impact"; docs/THEORY.md §6), in Lai's
+// non-dimensional variables (lumped/outcome.h; the thesis's eqs. 3.2-80 to 3.2-87 define the same
+// eta, gamma, delta, epsilon and tau):
 //   K_n = (4/3) E sqrt(R),  K_t = 8(1 - nu)/(3(2 - nu)) E sqrt(R),
 //   gamma_n' = (4/3) (-delta_n)^{3/2}                        (3.2-96)
 //   gamma_t' = -k_t |epsilon|^{1/2} epsilon, k_t = 8(1 - nu)/(3(2 - nu))   (3.2-95)
@@ -9,16 +10,17 @@
 //   c = (mu (2 - nu)/(2 (1 - nu)))^{2/3} (4.28): epsilon' = delta_t'                  (3.2-99)
 //   otherwise slip, the spring on the friction limit: epsilon = sgn(epsilon) c (-delta_n) (3.2-100)
 // The normal and tangential springs are independent (no coupling term), the only dissipation is
-// friction. Initial stick iff |tan alpha| < c. Seed 003 reports incidence with Maw's
+// friction. Initial stick iff |tan alpha| < c. The thesis reports incidence with Maw's
 // psi_1 = 2(1-nu)/(mu(2-nu)) tan alpha (its program's calc_beta_coef) and with its own
 // psi_1' = tan alpha / c (5.5), the 2/3 power.
 //
 // Stored energy V = (8/15)(-delta_n)^{5/2} + (2/5) k_t |epsilon|^{5/2}; dissipation
 // D = -(Delta K + V), Delta K = (v0 + delta') . gamma / 2. Friction dissipates
 // k_t |eps|^{1/2} eps (delta_t' - eps') >= 0, so slip may continue only while
-// sgn(eps) delta_t' + c delta_n' > 0 (the rule of PHYSICS sec. 3's erratum with C -> c).
+// sgn(eps) delta_t' + c delta_n' > 0 (docs/THEORY.md §5 and §12: Lai's slip -> stick
+// rule with C -> c).
 //
-// Only the Hertz normal spring of the seed is supported: a Configuration::normal_law other than
+// Only the Hertz normal spring of the thesis is supported: a Configuration::normal_law other than
 // "hertz" throws std::invalid_argument.
 #pragma once
 
@@ -55,10 +57,10 @@ Outcome solve_uncoupled(const Configuration& configuration);
 //                  what a literal port does.
 enum class EulerConeTest { on_cone_sticks, as_printed };
 
-// Seed 003's fixed-step explicit Euler (appendix program "impact", procedure main), step
-// h = configuration.euler_step, the mode tested once per step at the start of the step as the
-// program does, state updated in the program's order (eqs. 4.20-4.25). Its variables are ours
-// (Gt, Gn, Dt, Dn, Eps = gamma_t, gamma_n, delta_t, delta_n, epsilon; Dlt, Dln = delta_t',
+// The Predicting Rebound thesis's fixed-step explicit Euler (appendix program "impact", procedure
+// main), step h = configuration.euler_step, the mode tested once per step at the start of the step
+// as the program does, state updated in the program's order (eqs. 4.20-4.25). Its variables are
+// ours (Gt, Gn, Dt, Dn, Eps = gamma_t, gamma_n, delta_t, delta_n, epsilon; Dlt, Dln = delta_t',
 // delta_n'; Tau = tau; ht = h). The loop runs while delta_n <= 0; as the program does, the
 // results are taken at the last state with delta_n <= 0 (state k): duration = k h, impulse =
 // gamma_k, separation_velocity = delta'_k. History: one Sample per state 0..k, or, beyond

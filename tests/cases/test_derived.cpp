@@ -23,14 +23,14 @@ Body make_body(Shape shape, double radius, double length = 0, double thickness =
 double lambda_of(const MassProperties& p) {
   const double k2 = p.radius_of_gyration * p.radius_of_gyration,
                b2 = p.contact_offset * p.contact_offset;
-  return b2 / (2 * k2 + b2);  // seed 000 eq. 3.56
+  return b2 / (2 * k2 + b2);  // Lai 1999, eq. 3.56
 }
 
 const Material aluminium{7e10, 0.3, 2700};
 
 }  // namespace
 
-// Seed 000 Table 5.1: lambda of four objects (printed to 3 decimals); exact values 5/9, 1/2,
+// Lai 1999, Table 5.1: lambda of four objects (printed to 3 decimals); exact values 5/9, 1/2,
 // 3/7 (thin shell), 1/3 (thin hoop).
 TEST(Derived, Table51LambdaValues) {
   const double sphere = lambda_of(mass_properties(make_body(Shape::sphere, 0.05), aluminium, 0));
@@ -88,8 +88,8 @@ TEST(Derived, CapsuleInertiaMatchesNumericalIntegration) {
               1e-10 * transverse / mass);
 }
 
-// PHYSICS sec. 2 erratum: for L/R = 5 at theta = 0.27018, eqs. 5.76-5.79 give lambda ~ 0.621,
-// not the 0.63922 printed in Table 5.2.
+// docs/THEORY.md §12 (Lai's rod lambda): for L/R = 5 at theta = 0.27018, eqs. 5.76-5.79 give
+// lambda ~ 0.621, not the 0.63922 printed in Table 5.2.
 TEST(Derived, CapsuleLambdaErratumOfTable52) {
   const Material steel{2e11, 0.28, 7800};
   const double theta = 0.27018;
@@ -125,8 +125,9 @@ TEST(Derived, InverseInertiaFormulationsAgree) {
   }
 }
 
-// PHYSICS sec. 6 erratum: Table 6.1's v_t follows from Psi1: v_t = v_n mu (2-nu)/(2(1-nu)) Psi1
-// = 0.06071 Psi1 m/s, i.e. 0.1214 (printed 0.1164) at Psi1 = 2 and 0.2429 (printed 0.2378) at 4.
+// docs/THEORY.md §12 (Lai's sphere velocities): Table 6.1's v_t follows from Psi1: v_t = v_n mu
+// (2-nu)/(2(1-nu)) Psi1 = 0.06071 Psi1 m/s, i.e. 0.1214 (printed 0.1164) at Psi1 = 2 and 0.2429
+// (printed 0.2378) at 4.
 TEST(Derived, Table61TangentialSpeedFromPsi1) {
   for (const double psi1 : {0.5, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0}) {
     const std::string text = R"({"name": "t", "body": {"shape": "sphere", "radius": 0.05},
@@ -185,7 +186,7 @@ TEST(Derived, StickLimit) {
 }
 
 // Mass properties of a discretised body (e.g. a FEM mesh) give that body's own lambda, theta and
-// m (seed 000 eqs. 3.55-3.56), which is what a paired lumped run uses.
+// m (Lai 1999, eqs. 3.55-3.56), which is what a paired lumped run uses.
 TEST(Derived, FromGivenMassProperties) {
   const Case c = load_case(REBOUND_SOURCE_DIR "/cases/rod-lai-a.json");
   MassProperties p = mass_properties(c.body, c.material, c.impact.theta);

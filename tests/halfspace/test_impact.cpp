@@ -1,7 +1,7 @@
 // The half-space impact model (lumped/halfspace.h) against the limits every implementation must
-// meet (PHYSICS sec. 3), the energy balance, the normal-tangential coupling and the MDR smoke
-// values (PHYSICS sec. 7). Default grid and steps (24 cells across the Hertz diameter, 100 steps
-// per Hertz duration) unless a test says otherwise.
+// meet (docs/THEORY.md §5), the energy balance, the normal-tangential coupling and the MDR smoke
+// values of an independent calculation (docs/LUMPED.md, MDR). Default grid and steps (24 cells
+// across the Hertz diameter, 100 steps per Hertz duration) unless a test says otherwise.
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -145,7 +145,7 @@ TEST(HalfspaceImpact, DissipationIsNonNegativeAndNonDecreasing) {
 
 // Normal impact with friction (alpha = 0, mu = 0.1): the pressure alone pulls the body's surface
 // radially inwards (beta = 0.286 > mu), the rim slips and dissipates, so e < 1 with the coupling
-// (about 0.998 by PHYSICS sec. 7); without it no cell moves tangentially and e = 1 (to 1e-4,
+// (about 0.998 by docs/THEORY.md §10); without it no cell moves tangentially and e = 1 (to 1e-4,
 // Verlet).
 TEST(HalfspaceImpact, CouplingMakesNormalImpactDissipative) {
   Configuration c = sphere(0, 0.1);
@@ -168,8 +168,8 @@ TEST(HalfspaceImpact, CouplingMakesNormalImpactDissipative) {
 
 // Smoke values with the coupling off (nu = 0.3, mu = 0.1, sphere): beta = 0 makes the half-space
 // model the MDR model's physics (exact for Mindlin-Deresiewicz histories), whose independent
-// values (PHYSICS sec. 7) are printed to 2 decimals; 0.03 covers that rounding and the MDR's own
-// discretisation.
+// values of an independent calculation (docs/LUMPED.md, MDR) are printed to 2 decimals; 0.03 covers
+// that rounding and the MDR's own discretisation.
 TEST(HalfspaceImpact, MatchesMdrSmokeValuesWithoutCoupling) {
   const double psi1s[] = {0.5, 1, 2, 3, 4, 6};
   const double mdr[] = {0.05, -0.06, -0.84, -1.38, -1.44, 0.24};

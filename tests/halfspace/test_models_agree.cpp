@@ -48,7 +48,7 @@ TEST(PartialSlipModels, MdrAndUncoupledHalfSpaceAgreeOnPsi2) {
     EXPECT_NEAR(a, b, 0.01) << "Psi1 = " << psi1 << ": MDR " << a << ", half-space " << b;
     largest = std::max(largest, std::abs(a - b));
     // Both differ from Lai's one-spring model where partial slip matters (Psi1 = 1 to 3: by
-    // 0.3-0.5, PHYSICS sec. 7), which is what makes the agreement a test of the partial slip.
+    // 0.3-0.5, docs/THEORY.md §9-10), which is what makes the agreement a test of the partial slip.
     if (psi1 == 1 || psi1 == 2 || psi1 == 3) {
       lumped::LaiOptions lai;
       lai.record_history = false;

@@ -1,5 +1,6 @@
-// Lai's coupled-conservative model against PHYSICS sec. 3: the public reference table, the
-// limits every implementation must meet, energy, and located stick/slip events.
+// Lai's coupled-conservative model against docs/THEORY.md §5: the independent reference values
+// (docs/VALIDATION.md §4), the limits every implementation must meet, energy, and located
+// stick/slip events.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -32,8 +33,8 @@ Configuration sphere(double psi1, double mu = 0.5, double nu = 0.3) {
 
 }  // namespace
 
-// PHYSICS sec. 3 public reference table (independent integration at 1e-11; printed to 6
-// decimals, so 1e-6 covers the rounding).
+// The independent reference values of docs/VALIDATION.md §4 (independent integration at 1e-11;
+// printed to 6 decimals, so 1e-6 covers the rounding).
 TEST(Lai, PublicReferenceTable) {
   struct Row {
     Configuration c;
@@ -144,7 +145,7 @@ TEST(Lai, MirrorSymmetry) {
     EXPECT_NEAR(a.phases[i].end, b.phases[i].end, 1e-9);
 }
 
-// Energy (PHYSICS sec. 3): D = -(Delta K + V) >= 0, non-decreasing, and D(end) = kinetic-energy
+// Energy (docs/THEORY.md §5): D = -(Delta K + V) >= 0, non-decreasing, and D(end) = kinetic-energy
 // loss. This is what the corrected slip->stick rule guarantees; the seed's reading of eq. 5.60
 // lets friction do positive work and fails it. Checked over stick-slip-stick cases.
 TEST(Lai, DissipationIsNonNegativeAndNonDecreasing) {
@@ -176,7 +177,7 @@ TEST(Lai, DissipationIsNonNegativeAndNonDecreasing) {
   }
 }
 
-// Initial stick or slip by |tan alpha| vs C (seed 000 eq. 5.57).
+// Initial stick or slip by |tan alpha| vs C (Lai 1999, eq. 5.57).
 TEST(Lai, InitialModeFromIncidence) {
   const double C = rebound::cases::stick_limit(rebound::cases::kappa_of(0.3), 0.5);
   Configuration below = sphere(0);
@@ -213,7 +214,7 @@ TEST(Lai, EventTimesAreLocated) {
 
 // A dissipative normal law as Lai's normal spring: in a normal impact (no tangential motion)
 // the achieved restitution is the law's own, e.g. Michalczyk's hysteresis gives exactly R
-// (seed 001 eq. 2.17), and Hertz gives 1.
+// (Michalczyk 2008, eq. 2.17), and Hertz gives 1.
 TEST(Lai, DissipativeNormalLawSetsTheRestitution) {
   for (const double r : {0.3, 0.7, 0.95}) {
     Configuration c = sphere(0);

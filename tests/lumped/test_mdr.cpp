@@ -1,7 +1,7 @@
-// The MDR spring bed (lumped/mdr.h; PHYSICS sec. 7) against the limits every lumped model must
-// meet (PHYSICS sec. 3), the exact solutions of the bed (Cattaneo-Mindlin, Mindlin-Deresiewicz
-// unloading, Mindlin's full-stick stiffness = Lai's), energy, the PHYSICS sec. 7 smoke values and
-// its own convergence in the number of springs.
+// The MDR spring bed (lumped/mdr.h; docs/THEORY.md §9) against the limits every lumped model must
+// meet (docs/THEORY.md §5), the exact solutions of the bed (Cattaneo-Mindlin, Mindlin-Deresiewicz
+// unloading, Mindlin's full-stick stiffness = Lai's), energy, the smoke values of an independent
+// calculation (docs/LUMPED.md, MDR) and its own convergence in the number of springs.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -22,7 +22,7 @@ namespace {
 
 using rebound::cases::psi_scale;
 
-// Maw's sphere of PHYSICS sec. 7: nu = 0.3, lambda = 5/9, theta = 0, at a given Psi_1.
+// Maw's sphere of docs/THEORY.md §9-10: nu = 0.3, lambda = 5/9, theta = 0, at a given Psi_1.
 Configuration sphere(double psi1, double mu = 0.1, double nu = 0.3) {
   Configuration c;
   c.lambda = 5.0 / 9.0;
@@ -132,9 +132,9 @@ TEST(Mdr, BedIsCattaneoMindlin) {
   EXPECT_GT(worst[0] / worst[1], 2.5);
 }
 
-// mu = 0 (PHYSICS sec. 3 limit): no tangential force, e = 1 and Psi_2 = Psi_1 (tan of the rebound
-// angle = tan alpha). The normal problem is Hertz integrated by RK4 in s with h = 2 dxi ~ 0.01:
-// measured errors in e and in the energy <= 1.4e-11; asked 1e-8. With theta != 0 the
+// mu = 0 (docs/THEORY.md §5 limit): no tangential force, e = 1 and Psi_2 = Psi_1 (tan of the
+// rebound angle = tan alpha). The normal problem is Hertz integrated by RK4 in s with h = 2 dxi ~
+// 0.01: measured errors in e and in the energy <= 1.4e-11; asked 1e-8. With theta != 0 the
 // tangential velocity changes through N_tn, but no energy is lost.
 TEST(Mdr, FrictionlessIsElastic) {
   for (const double theta : {0.0, 0.4}) {
@@ -307,9 +307,9 @@ TEST(Mdr, FullStickAgainstLai) {
   EXPECT_NEAR(ratios[2], ratios[0], 1e-3);
 }
 
-// PHYSICS sec. 7 smoke values (MDR, beta = 0, nu = 0.3, mu = 0.1, sphere, theta = 0), from an
-// independent calculation printed to 2 decimals: within 0.03. Our converged values (Richardson
-// over 100/200/400 springs) are in docs/LUMPED.md.
+// Smoke values of an independent calculation (docs/LUMPED.md; MDR, beta = 0, nu = 0.3, mu = 0.1,
+// sphere, theta = 0), from an independent calculation printed to 2 decimals: within 0.03. Our
+// converged values (Richardson over 100/200/400 springs) are in docs/LUMPED.md.
 TEST(Mdr, SmokeValuesOfPhysicsSection7) {
   const double psi1[] = {0.5, 1, 2, 3, 4, 6};
   const double psi2[] = {0.05, -0.06, -0.84, -1.38, -1.44, 0.24};

@@ -1,6 +1,6 @@
-// Dissipative normal laws (PHYSICS sec. 4; seed 001 eq. 2.17, seed 002 sec. 3.2): coefficients,
-// sign of the force, and the restitution each law achieves in a frictionless 1-DOF impact
-// x'' = -F(x, x'), x(0) = 0, x'(0) = 1, against the prescribed c_r.
+// Dissipative normal laws (docs/THEORY.md §7; Michalczyk 2008, eq. 2.17, Wang & Gao 2023,
+// sec. 3.2): coefficients, sign of the force, and the restitution each law achieves in a
+// frictionless 1-DOF impact x'' = -F(x, x'), x(0) = 0, x'(0) = 1, against the prescribed c_r.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -23,7 +23,7 @@ constexpr RestitutionCalibration kExact = RestitutionCalibration::exact;
 const std::vector<double> kRestitutions = {0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 1.0};
 
 // Hertz contact duration for x'' = -(4/3) x^{3/2}, x'(0) = 1: x_max = (15/16)^{2/5},
-// tau_c = 2 sqrt(pi) Gamma(7/5) / Gamma(9/10) x_max (= 2.9432 x_max, PHYSICS sec. 6).
+// tau_c = 2 sqrt(pi) Gamma(7/5) / Gamma(9/10) x_max (= 2.9432 x_max, docs/THEORY.md §5 and §12).
 double hertz_duration() {
   return 2 * std::sqrt(M_PI) * std::tgamma(1.4) / std::tgamma(0.9) * std::pow(15.0 / 16.0, 0.4);
 }
@@ -58,14 +58,14 @@ TEST(NormalLaw, ForcesAreTheSeedsFormulas) {
                 1e-15);
     EXPECT_NEAR(make_normal_spring(NormalLaw::hunt_crossley, c, v0, kPublished).force(x, rate),
                 hertz * (1 + 3 * (1 - c) / 2 * r), 1e-14);
-    // seed 002: F_LN = K_h delta^m [1 + 3(1 - c_r^2)/4 delta'/delta'(-)].
+    // Wang & Gao 2023: F_LN = K_h delta^m [1 + 3(1 - c_r^2)/4 delta'/delta'(-)].
     EXPECT_NEAR(
         make_normal_spring(NormalLaw::lankarani_nikravesh, c, v0, kPublished).force(x, rate),
         hertz * (1 + 3 * (1 - c * c) / 4 * r), 1e-14);
-    // seed 002: F_f = K_h delta^m [1 + 8(1 - c_r)/(5 c_r) delta'/delta'(-)].
+    // Wang & Gao 2023: F_f = K_h delta^m [1 + 8(1 - c_r)/(5 c_r) delta'/delta'(-)].
     EXPECT_NEAR(make_normal_spring(NormalLaw::flores, c, v0, kPublished).force(x, rate),
                 hertz * (1 + 8 * (1 - c) / (5 * c) * r), 1e-14);
-    // seed 001 eq. 2.17: F = k x^p {1 - (1 - R^2)/2 [1 - sgn(x')]}.
+    // Michalczyk 2008, eq. 2.17: F = k x^p {1 - (1 - R^2)/2 [1 - sgn(x')]}.
     const double sgn = rate > 0 ? 1 : -1;
     EXPECT_NEAR(make_normal_spring(NormalLaw::michalczyk, c, v0, kPublished).force(x, rate),
                 hertz * (1 - (1 - c * c) / 2 * (1 - sgn)), 1e-14);
@@ -98,7 +98,7 @@ TEST(NormalLaw, HertzIsElastic) {
   EXPECT_NEAR(impact.restitution, 1.0, 1e-9);
   EXPECT_NEAR(impact.max_compression, std::pow(15.0 / 16.0, 0.4), 1e-10);
   EXPECT_NEAR(impact.duration, hertz_duration(), 1e-8);
-  EXPECT_NEAR(impact.duration, 2.9432 * std::pow(15.0 / 16.0, 0.4), 1e-4);  // PHYSICS sec. 6
+  EXPECT_NEAR(impact.duration, 2.9432 * std::pow(15.0 / 16.0, 0.4), 1e-4);  // docs/THEORY.md §5
   EXPECT_NEAR(impact.peak_force, 4.0 / 3.0 * std::pow(impact.max_compression, 1.5), 1e-6);
 }
 

@@ -1,5 +1,5 @@
-// Closed-form rigid-body impact laws (seed 000 ch. 2 eqs. 2.1-2.5, seed 004 eqs. 9-14).
-// Every solver here is a handful of floating-point operations on O(1) numbers (no iteration
+// Closed-form rigid-body impact laws (Lai 1999, ch. 2 eqs. 2.1-2.5, Gilardi & Sharf 2002, eqs.
+// 9-14). Every solver here is a handful of floating-point operations on O(1) numbers (no iteration
 // except Smith's bisection to 1e-16), so results are compared with closed forms at 1e-12
 // (absolute, on O(1)-O(10) quantities) unless stated otherwise.
 #include <gtest/gtest.h>
@@ -15,7 +15,7 @@ namespace rebound::lumped {
 namespace {
 
 constexpr double kTight = 1e-12;
-constexpr double kSphereLambda = 5.0 / 9.0;  // solid sphere (seed 000 Table 5.1)
+constexpr double kSphereLambda = 5.0 / 9.0;  // solid sphere (Lai 1999, Table 5.1)
 
 Configuration make(double lambda, double theta, double mu, double alpha,
                    std::optional<double> restitution = std::nullopt) {
@@ -46,7 +46,7 @@ bool has_note(const Outcome& o, const std::string& text) {
   return false;
 }
 
-// Kane's configuration (constructed; seed 000 sec. 3.2 quotes only lambda = 0.964 for the double
+// Kane's configuration (constructed; Lai 1999, sec. 3.2 quotes only lambda = 0.964 for the double
 // pendulum of Smith 1991): the principal axes of N at 45 degrees to the plane, so that
 // N = [[1, -lambda], [-lambda, 1]]; mu = 0.5 < |N_tn| / N_tt, so slip that stops must reverse.
 Configuration kane(double restitution = 1.0, double alpha = M_PI / 4) {
@@ -57,7 +57,7 @@ const std::vector<std::string> kLaws = {"newton", "poisson", "stronge", "smith",
 
 TEST(RigidLaws, FrictionlessCentralImpactGivesEqualNewtonPoissonStrongeCoefficients) {
   // theta = 0, mu = 0: the normal velocity is linear in gamma_n, so the kinematic, kinetic and
-  // energetic coefficients are the same number (seed 000 sec. 5.4).
+  // energetic coefficients are the same number (Lai 1999, sec. 5.4).
   for (double lambda : {0.0, kSphereLambda, 0.964})
     for (double alpha : {0.0, 0.4, 1.2})
       for (double k : {0.0, 0.3, 0.8, 1.0}) {
@@ -72,7 +72,7 @@ TEST(RigidLaws, FrictionlessCentralImpactGivesEqualNewtonPoissonStrongeCoefficie
           EXPECT_NEAR(a.e, k, kTight);
           EXPECT_NEAR(a.c, k, kTight);
           EXPECT_NEAR(a.d, k, 1e-8);  // sqrt of a difference: 1e-16 / (2 sqrt(1e-16)) at k = 0
-          // gamma_n = (1 + k) cos(alpha) / (1 - lambda) (seed 000 eq. 3.34 with theta = 0).
+          // gamma_n = (1 + k) cos(alpha) / (1 - lambda) (Lai 1999, eq. 3.34 with theta = 0).
           EXPECT_NEAR(o->impulse.y(), (1 + k) * std::cos(alpha) / (1 - lambda), kTight);
           EXPECT_NEAR(o->impulse.x(), newton.impulse.x(), kTight);
           EXPECT_NEAR(o->separation_velocity.y(), newton.separation_velocity.y(), kTight);
@@ -165,7 +165,7 @@ TEST(RigidLaws, SphereThatStopsSlippingEndsWithZeroTangentialVelocity) {
 }
 
 TEST(RigidLaws, NewtonWithKaneLevinsonFrictionCreatesEnergyInKanesConfiguration) {
-  // Kane's defect (seed 000 ch. 2): lambda = 0.964, N = [[1, -l], [-l, 1]], mu = 0.5, e = 1,
+  // Kane's defect (Lai 1999, ch. 2): lambda = 0.964, N = [[1, -l], [-l, 1]], mu = 0.5, e = 1,
   // alpha = 45 deg. Sticking would need |gamma_t| = 9.28 > mu gamma_n = 5.18, so (eq. 2.3) slip
   // with w_t < 0: gamma_t = +mu gamma_n, gamma_n = 2 cos(a) / (1 - mu l); then
   // w_t = sin(a) + gamma_t - l gamma_n < 0 and Delta K = (v_t + w_t) gamma_t / 2 > 0 because

@@ -1,6 +1,6 @@
-// Seed 003's uncoupled non-linear spring model: the accurate solve (events) and the seed
-// program's fixed-step Euler, against the physics limits, the seed's own reported results and a
-// literal transcription of its Pascal program.
+// The Predicting Rebound thesis's uncoupled non-linear spring model: the accurate solve (events)
+// and the thesis program's fixed-step Euler, against the physics limits, the seed's own reported
+// results and a literal transcription of its Pascal program.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -18,7 +18,8 @@ double alpha_of_psi1(double psi1, double mu, double nu) {
   return std::atan(psi1 * mu * (2 - nu) / (2 * (1 - nu)));
 }
 
-// The sphere of seed 003 sec. 5.3.1 (and PHYSICS sec. 3's table): nu = 0.3, mu = 0.5, lambda = 5/9.
+// The sphere of the Predicting Rebound thesis, sec. 5.3.1 (and the independent reference values of
+// docs/VALIDATION.md §4): nu = 0.3, mu = 0.5, lambda = 5/9.
 Configuration sphere(double psi1, double rtol = 1e-10) {
   Configuration c;
   c.lambda = 5.0 / 9.0;
@@ -30,8 +31,8 @@ Configuration sphere(double psi1, double rtol = 1e-10) {
   return c;
 }
 
-// The rod of seed 003 sec. 5.2 (Figs. F5.2-F5.14): mu = 0.5, nu = 0.28, lambda = 0.6392,
-// theta = 0.086 pi, alpha = 0.3175 pi.
+// The rod of the Predicting Rebound thesis, sec. 5.2 (Figs. F5.2-F5.14): mu = 0.5, nu = 0.28,
+// lambda = 0.6392, theta = 0.086 pi, alpha = 0.3175 pi.
 Configuration seed_rod(double rtol = 1e-10) {
   Configuration c;
   c.lambda = 0.6392;
@@ -57,7 +58,8 @@ TEST(UncoupledModel, StickLimitAndStiffness) {
   EXPECT_NEAR(uncoupled_stick_limit(0.5, 0.3), std::cbrt(std::pow(0.85 / 1.4, 2)), 1e-15);
   EXPECT_EQ(uncoupled_stick_limit(0, 0.3), 0.0);
   EXPECT_NEAR(uncoupled_tangential_stiffness(0.3), 8 * 0.7 / (3 * 1.7), 1e-15);
-  // Seed 003 footnote 34: the rod of sec. 5.2 has psi_1' = tan alpha / c = 2.1838.
+  // The Predicting Rebound thesis, footnote 34: the rod of sec. 5.2 has psi_1' = tan alpha / c
+  // = 2.1838.
   const Configuration rod = seed_rod();
   EXPECT_NEAR(std::tan(rod.incidence_angle) / uncoupled_stick_limit(0.5, 0.28), 2.1838, 5e-4);
 }
@@ -116,7 +118,7 @@ TEST(UncoupledModel, FrictionlessIsElastic) {
 // slip and an eccentric rod; samples respect the cone; phases tile [0, tau_end].
 TEST(UncoupledModel, DissipationIsNonNegativeAndNonDecreasing) {
   std::vector<Configuration> cases = {sphere(0.5), sphere(1.2), sphere(3), sphere(6), seed_rod()};
-  Configuration rod_a;  // seed 000 Table 5.2 case a geometry (PHYSICS sec. 3)
+  Configuration rod_a;  // Lai 1999, Table 5.2 case a geometry (docs/THEORY.md §5)
   rod_a.lambda = 0.6392;
   rod_a.theta = 0.27018;
   rod_a.friction = 0.5;
@@ -147,9 +149,9 @@ TEST(UncoupledModel, DissipationIsNonNegativeAndNonDecreasing) {
   }
 }
 
-// Seed 003 sec. 5.3.1 (sphere, nu = 0.3, mu = 0.5, lambda = 5/9), in Maw's psi_1: "stick
-// throughout impact if 0 <= psi_1 < 1.19, slip at the beginning of impact and stick afterwards
-// if 1.19 <= psi_1 < 4.59, gross slip throughout impact if psi_1 >= 4.59". In the model,
+// The Predicting Rebound thesis, sec. 5.3.1 (sphere, nu = 0.3, mu = 0.5, lambda = 5/9), in Maw's
+// psi_1: "stick throughout impact if 0 <= psi_1 < 1.19, slip at the beginning of impact and stick
+// afterwards if 1.19 <= psi_1 < 4.59, gross slip throughout impact if psi_1 >= 4.59". In the model,
 // initial slip iff tan alpha > c, i.e. psi_1 > c^{-1/2} = 1.1810, and gross slip iff slip
 // survives to separation, sgn(eps) delta_t' + c delta_n' > 0 at the end (seed Table T3.1 case a:
 // tan alpha > 2 mu (1 + lambda)/(1 - lambda) - c), i.e. psi_1 > 4.5837. The seed's 1.19 and 4.59
@@ -211,11 +213,11 @@ TEST(UncoupledModel, SeedSphereSlipStickRegions) {
   EXPECT_EQ(printed.phases.size(), 1u);
 }
 
-// Seed 003 sec. 5.2, Fig. F5.8 (rod): "sliding stops at about tau = 0.5 [tau / tau_end], when
-// maximum compression occurs. Then the two bodies stick. Slip occurs again just before the end
-// of impact." And (Fig. F5.11) "the normal velocity delta_n' is greater at the end compared to
-// its value at the beginning": e > 1 by inertia coupling. Read off a plot: we ask 0.5 +- 0.05
-// and "after 0.9 tau_end".
+// The Predicting Rebound thesis, sec. 5.2, Fig. F5.8 (rod): "sliding stops at about tau = 0.5 [tau
+// / tau_end], when maximum compression occurs. Then the two bodies stick. Slip occurs again just
+// before the end of impact." And (Fig. F5.11) "the normal velocity delta_n' is greater at the end
+// compared to its value at the beginning": e > 1 by inertia coupling. Read off a plot: we ask 0.5
+// +- 0.05 and "after 0.9 tau_end".
 TEST(UncoupledModel, SeedRodFigureF5_8) {
   const Configuration c = seed_rod();
   for (const Outcome& o : {solve_uncoupled(c), solve_uncoupled_euler(c)}) {
@@ -261,8 +263,8 @@ TEST(UncoupledModel, EulerConvergesAtFirstOrder) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// A literal transcription of seed 003's appendix program, procedure main (file output, the
-// counter/n bookkeeping and calc_tg_force* left out: they only write files). Pascal's
+// A literal transcription of the Predicting Rebound thesis's appendix program, procedure main (file
+// output, the counter/n bookkeeping and calc_tg_force* left out: they only write files). Pascal's
 // "var" parameters become locals; "real" inputs are doubles here (the solver gets doubles too);
 // A, Te are radians (the program reads multiples of its pi = 3.1415927). The OCR-damaged line
 // "* (1 c := exp((2 / 3) * ln(Mu * (2 Nu) / (2 Nu))));" is eq. 4.28:
@@ -412,7 +414,7 @@ void expect_same_run(const Configuration& c, EulerConeTest test) {
   EXPECT_NEAR(o.separation_velocity.norm() / v0.norm(), run.coef2, 1e-14);
 }
 
-// "Seed 003 Euler mode matches that program's algorithm step for step": every state of the
+// The Euler mode matches the Predicting Rebound thesis's program step for step: every state of the
 // whole run (about 400-500 steps at h = 0.01), on the rod of sec. 5.2 (slip -> stick -> slip,
 // eccentric) and a sphere that starts sticking, for both readings of the mode test, and once
 // with a coarse step.
