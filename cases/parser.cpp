@@ -568,11 +568,17 @@ void read_lumped(const ObjectReader& top, Problems& problems, LumpedOptions& o) 
                                             o.normal_law +
                                             "\" needs a prescribed coefficient in (0, 1]");
     // restitution_calibration: how a dissipative law of Lai's model takes its damping from e.
-    if (lumped.has("restitution_calibration") && (!model.calibrates_restitution || !dissipative))
+    if (lumped.has("restitution_calibration") && (!model.calibrates_restitution || !dissipative)) {
+      std::string calibrating;  // the models that calibrate, quoted
+      for (const LumpedModel& m : lumped_models())
+        if (m.calibrates_restitution)
+          calibrating += (calibrating.empty() ? "\"" : " or \"") + std::string(m.name) + "\"";
       problems.add("lumped.restitution_calibration",
-                   "applies to model \"lai\" with a dissipative normal_law (hunt-crossley, "
-                   "lankarani-nikravesh, flores, michalczyk), but the model is \"" +
+                   "applies to model " + calibrating +
+                       " with a dissipative normal_law (hunt-crossley, lankarani-nikravesh, "
+                       "flores, michalczyk), but the model is \"" +
                        o.model + "\" with normal_law \"" + o.normal_law + "\"");
+    }
     const bool viscous = o.normal_law == "hunt-crossley" || o.normal_law == "lankarani-nikravesh" ||
                          o.normal_law == "flores";
     if (viscous && model.calibrates_restitution && calibration_ok &&
