@@ -12,6 +12,7 @@
 #include <cstring>
 #include <iostream>
 
+#include "cases/format.h"
 #include "cases/spelling.h"
 
 namespace rebound::app {
@@ -128,10 +129,7 @@ std::string output_directory(const std::optional<std::string>& option,
 }
 
 std::string format_number(const nlohmann::json& value, const char* format) {
-  if (!value.is_number()) return "-";
-  char text[64];
-  std::snprintf(text, sizeof text, format, value.get<double>());
-  return text;
+  return value.is_number() ? cases::format_number(value.get<double>(), format) : "-";
 }
 
 void print_warnings(const nlohmann::json& summary, const std::string& command) {
