@@ -127,36 +127,10 @@ std::string output_directory(const std::optional<std::string>& option,
   return option ? *option : "results/" + case_name;
 }
 
-std::string format_number(const nlohmann::json& value, const char* format) {
-  if (!value.is_number()) return "-";
-  char text[64];
-  std::snprintf(text, sizeof text, format, value.get<double>());
-  return text;
-}
-
 void print_warnings(const nlohmann::json& summary, const std::string& command) {
   if (!summary.contains("warnings")) return;
   for (const auto& warning : summary["warnings"])
     std::cerr << "rebound " << command << ": warning: " << warning.get<std::string>() << "\n";
-}
-
-void print_rebound_quantities(const nlohmann::json& s) {
-  auto n = [](const nlohmann::json& value) { return format_number(value); };
-  std::printf("  incidence angle     %-12s rad   Psi1            %s\n",
-              n(s["incidence_angle"]).c_str(), n(s["psi1"]).c_str());
-  std::printf("  rebound angle (P)   %-12s rad   Psi2            %s\n",
-              n(s["rebound_angle"]).c_str(), n(s["psi2"]).c_str());
-  std::printf("  e (Newton)          %-12s       e (Poisson)     %s\n", n(s["e_newton"]).c_str(),
-              n(s["e_poisson"]).c_str());
-  std::printf("  e (Stronge)         %-12s       tangential COR  %s\n", n(s["e_stronge"]).c_str(),
-              n(s["tangential_cor"]).c_str());
-  std::printf("  normal impulse      %-12s N s   tangential      %s N s\n",
-              n(s["normal_impulse"]).c_str(), n(s["tangential_impulse"]).c_str());
-  std::printf("  centre velocity     (%s, %s) m/s   spin %s rad/s\n",
-              n(s["center_velocity_final"][0]).c_str(), n(s["center_velocity_final"][1]).c_str(),
-              n(s["spin_final"]).c_str());
-  std::printf("  kinetic energy loss %-12s J     fraction        %s\n",
-              n(s["kinetic_energy_loss"]).c_str(), n(s["kinetic_energy_loss_fraction"]).c_str());
 }
 
 [[noreturn]] void run_fem_executable(const std::string& command,

@@ -61,12 +61,6 @@ void print_case_error(const std::string& command, const cases::CaseError& error)
 std::string output_directory(const std::optional<std::string>& option,
                              const std::string& case_name);
 
-// A summary value for humans: the number in `format`, or "-" for null/missing.
-std::string format_number(const nlohmann::json& value, const char* format = "%.6g");
-
-// The rebound quantities every summary shares (lumped and FEM: angles, Psi, restitution
-// coefficients, impulses, final centre velocity and spin, energy loss), one screen section.
-void print_rebound_quantities(const nlohmann::json& summary);
 // A summary's "warnings" on standard error, one "rebound COMMAND: warning: ..." line each.
 void print_warnings(const nlohmann::json& summary, const std::string& command);
 

@@ -10,85 +10,10 @@
 #include "app/verbose.h"
 #include "cases/case.h"
 #include "cases/derived.h"
+#include "cases/derived_text.h"
 #include "cases/warnings.h"
 
 namespace rebound::app {
-namespace {
-
-void line(const char* label, double value, const char* unit) {
-  std::printf("  %-34s %-14.6g %s\n", label, value, unit);
-}
-
-void print_table(const cases::Case& c, const cases::Derived& d) {
-  std::printf("%s  (%s)  OK\n", c.name.c_str(), c.source.c_str());
-  if (!c.description.empty()) std::printf("  %s\n", c.description.c_str());
-  std::printf("  body: %s, material E = %.4g Pa, nu = %.4g, rho = %.4g kg/m^3, mu = %.4g\n",
-              cases::to_string(c.body.shape), c.material.young_modulus, c.material.poisson_ratio,
-              c.material.density, c.contact.friction);
-  if (c.target.rigid())
-    std::printf("  target: rigid plane\n");
-  else
-    std::printf(
-        "  target: elastic half-space, E = %.4g Pa, nu = %.4g (lumped and half-space "
-        "models only; not the FEM)\n",
-        c.target.young_modulus, c.target.poisson_ratio);
-  std::printf(" Mass properties\n");
-  line("mass m_B", d.body.mass, "kg");
-  line("volume", d.body.volume, "m^3");
-  line("central radius of gyration k (b)", d.body.radius_of_gyration, "m");
-  line("|PG|", d.body.contact_offset, "m");
-  std::printf("  %-34s (%.6g, %.6g, %.6g) m\n", "centre of mass G - P (t, n, b)",
-              d.body.centre_of_mass.x(), d.body.centre_of_mass.y(), d.body.centre_of_mass.z());
-  const auto& I = d.body.central_inertia;
-  std::printf("  %-34s [[%.5g, %.5g, %.5g], [%.5g, %.5g, %.5g], [%.5g, %.5g, %.5g]] kg m^2\n",
-              "central inertia (t, n, b)", I(0, 0), I(0, 1), I(0, 2), I(1, 0), I(1, 1), I(1, 2),
-              I(2, 0), I(2, 1), I(2, 2));
-  std::printf(" Planar inertia (Lai 1999, eqs. 3.34-3.36; docs/THEORY.md sec. 2)\n");
-  line("effective mass m", d.effective_mass, "kg");
-  line(d.lambda_overridden ? "lambda (case override)" : "lambda", d.lambda, "");
-  line(d.theta_overridden ? "theta (case override)" : "theta", d.theta, "rad");
-  if (d.lambda_overridden || d.theta_overridden) {
-    line("lambda of the geometry", d.geometry.lambda, "");
-    line("theta of the geometry", d.geometry.theta, "rad");
-  }
-  std::printf("  %-34s [[%.6g, %.6g], [%.6g, %.6g]] 1/kg\n", "N (t, n)", d.inverse_inertia(0, 0),
-              d.inverse_inertia(0, 1), d.inverse_inertia(1, 0), d.inverse_inertia(1, 1));
-  std::printf(" Impact\n");
-  line("approach speed |v_P|", d.approach_speed, "m/s");
-  std::printf("  %-34s (%.6g, %.6g) m/s\n", "velocity of P (t, n)", d.contact_point_velocity.x(),
-              d.contact_point_velocity.y());
-  std::printf("  %-34s (%.6g, %.6g) m/s\n", "velocity of G (t, n)", d.centre_velocity.x(),
-              d.centre_velocity.y());
-  line("spin", d.spin, "rad/s");
-  line("incidence angle alpha", d.incidence_angle, "rad");
-  line("tan alpha", std::tan(d.incidence_angle), "");
-  if (std::isfinite(d.psi1)) line("Psi1", d.psi1, "");
-  std::printf(" Lai's model (Lai 1999, sec. 5.1; docs/THEORY.md sec. 5)\n");
-  line(c.target.rigid() ? "contact modulus E* = E/(1-nu^2)" : "contact modulus E* (pair)",
-       d.contact_modulus, "Pa");
-  line("contact shear modulus G*", d.pair.shear_modulus, "Pa");
-  if (!c.target.rigid()) line("contact Poisson ratio nu* (pair)", d.pair.poisson_ratio, "");
-  line("Dundurs beta", d.pair.dundurs_beta, "");
-  line("kappa", d.kappa, "");
-  if (d.always_stick)
-    std::printf("  %-34s %s\n", "stick limit C", "none: kappa mu^2 >= 1, always sticks");
-  else
-    line("stick limit C", d.stick_limit, "");
-  line("chi", d.chi, "");
-  if (std::isfinite(d.gross_slip_offset))
-    line("gross slip: Psi2 = Psi1 - G, G", d.gross_slip_offset, "");
-  line("length scale eta", d.length_scale, "m");
-  line("time scale eta/v", d.time_scale, "s");
-  line("force scale m v^2/eta", d.force_scale, "N");
-  std::printf(" Hertz normal impact (docs/THEORY.md sec. 3)\n");
-  line("max compression delta_max", d.hertz.max_compression, "m");
-  line("contact duration t_c", d.hertz.duration, "s");
-  line("peak force F_max", d.hertz.peak_force, "N");
-  line("contact radius a_max", d.hertz.contact_radius, "m");
-}
-
-}  // namespace
-
 const char* const kCheckUsage = R"(Usage: rebound check CASE... [--json] [-q|--quiet | -v|--verbose]
 
 Validates each case file and prints its derived quantities (mass properties,
@@ -129,7 +54,7 @@ int command_check(const std::vector<std::string>& arguments) {
         entry["warnings"] = warnings;
         all.push_back(entry);
       } else if (!args.flag("--quiet")) {
-        print_table(c, d);
+        std::fputs(cases::derived_table(c, d).c_str(), stdout);
       }
       for (const std::string& warning : warnings)
         std::fprintf(stderr, "rebound check: warning: %s: %s\n", path.c_str(), warning.c_str());

@@ -16,6 +16,7 @@
 #include "cases/case.h"
 #include "cases/derived.h"
 #include "cases/json_numbers.h"
+#include "observables/summary_text.h"
 #include "studies/fem_estimate.h"
 #include "studies/fem_quasi_static.h"
 #include "studies/fem_run.h"
@@ -76,42 +77,6 @@ summary.json. See docs/FEM.md.
 
 namespace {
 
-void print_estimate(const studies::FemEstimate& e, const std::string& case_name) {
-  // Three digits under a minute (a frame takes milliseconds), minutes and hours beyond.
-  const auto duration = [](double seconds) {
-    char text[32];
-    if (std::isfinite(seconds) && seconds >= 0 && seconds < 60) {
-      std::snprintf(text, sizeof text, "%.3g s", seconds);
-      return std::string(text);
-    }
-    return studies::format_duration(seconds);
-  };
-  std::printf("%s  FEM run estimate (p = %d, %d rank%s; nothing run, nothing written)\n",
-              case_name.c_str(), e.degree, e.ranks, e.ranks == 1 ? "" : "s");
-  std::printf("  dofs                %llu\n", e.dofs);
-  std::printf("  cells               %llu\n", e.cells);
-  std::printf("  time step           %.6g s\n", e.time_step);
-  if (e.end_rule == "fem.end_time")
-    std::printf("  end time            %.6g s (fem.end_time)\n", e.end_time);
-  else
-    std::printf("  end time            %.6g s (contact %.6g s from the %s + settle 0.2 x %.6g s)\n",
-                e.end_time, e.contact_duration, e.contact_duration_from.c_str(), e.hertz_duration);
-  std::printf("  steps               %lld\n", e.steps);
-  std::printf("  measured            %.3g DoF-steps/s (%d steps in %.2f s, %.3g s per step)\n",
-              e.dof_steps_per_second, e.burst_steps, e.burst_seconds, e.seconds_per_step);
-  std::printf("  setup               %s (mesh %s)\n", duration(e.setup_seconds).c_str(),
-              duration(e.mesh_seconds).c_str());
-  std::printf("  time loop           %s\n", duration(e.loop_seconds).c_str());
-  if (e.frames > 0)
-    std::printf("  frames              %s (%d frames, %s each)\n",
-                duration(e.frames_seconds).c_str(), e.frames,
-                std::isfinite(e.frame_seconds) ? duration(e.frame_seconds).c_str() : "-");
-  else
-    std::printf("  frames              none (--frames 0)\n");
-  std::printf("  estimated wall time %s (this estimate took %s)\n",
-              duration(e.total_seconds).c_str(), duration(e.estimate_seconds).c_str());
-}
-
 // rebound fem CASE --quasi-static: the FE body's contact law without inertia and the impact on it
 // (studies/fem_quasi_static.h), printed; the files are written by the study.
 int quasi_static(const cases::Case& c, int extra_levels, const std::string& directory, bool quiet,
@@ -145,42 +110,7 @@ int quasi_static(const cases::Case& c, int extra_levels, const std::string& dire
   }
   line.finish();
   verbose.stage("quasi-static contact law and its impact");
-  if (!quiet) {
-    const fem::StaticLaw& law = r.law;
-    const nlohmann::json& s = r.summary;
-    std::printf(
-        "%s  quasi-static contact law of the FE body (FE_Q(%d), %llu dofs, %llu cells, "
-        "h_contact %.3g m; %d candidate nodes within %.3g m of P)\n",
-        c.name.c_str(), law.degree, law.dofs, law.cells, law.h_contact, law.candidates,
-        law.candidate_radius);
-    std::printf(
-        "  mesh, K and its factorisation %.1f s, influence of the candidates %.1f s, law %.2f s\n",
-        law.setup_seconds, law.influence_seconds, law.law_seconds);
-    std::printf("  %12s %14s %14s %12s %8s %12s\n", "F [N]", "approach [m]", "Hertz's [m]",
-                "F/F_Hertz", "nodes", "radius [m]");
-    for (std::size_t k = 0; k < law.points.size(); k += 3) {
-      const fem::StaticLawPoint& p = law.points[k];
-      std::printf("  %12.6g %14.6g %14.6g %12.6f %8d %12.4g\n", p.force, p.approach,
-                  p.hertz_approach, std::pow(p.hertz_approach / p.approach, 1.5), p.contact_nodes,
-                  p.contact_radius);
-    }
-    const auto percent = [](double value, double reference) {
-      return 100 * (value / reference - 1);
-    };
-    std::printf(" Quasi-static impact at %.6g m/s on this law (m = %.8g kg, the FE body's):\n",
-                double(s["normal_speed"]), law.mass);
-    std::printf(
-        "  contact duration  %.6g s   Hertz %.6g s (%+.3f %%), on the FE body's mass %+.3f %%\n",
-        r.impact.contact_duration, double(s["hertz_contact_duration"]),
-        percent(r.impact.contact_duration, s["hertz_contact_duration"]),
-        percent(r.impact.contact_duration, s["hertz_contact_duration_body_mass"]));
-    std::printf(
-        "  peak force        %.6g N   Hertz %.6g N (%+.3f %%), on the FE body's mass %+.3f %%\n",
-        r.impact.peak_force, double(s["hertz_peak_force"]),
-        percent(r.impact.peak_force, s["hertz_peak_force"]),
-        percent(r.impact.peak_force, s["hertz_peak_force_body_mass"]));
-    std::printf("  written to %s, %s\n", r.law_file.c_str(), r.summary_file.c_str());
-  }
+  if (!quiet) std::fputs(studies::quasi_static_text(r, c.name).c_str(), stdout);
   verbose.files(directory);
   verbose.total();
   return 0;
@@ -233,7 +163,7 @@ int command_fem(const std::vector<std::string>& arguments) {
     if (root && args.flag("--json"))
       std::cout << studies::to_json(estimate).dump(2) << "\n";
     else if (root && !quiet)
-      print_estimate(estimate, c.name);
+      std::fputs(studies::estimate_text(estimate, c.name).c_str(), stdout);
     std::fflush(stdout);
     verbose.total();
     return 0;
@@ -243,27 +173,10 @@ int command_fem(const std::vector<std::string>& arguments) {
   const studies::FemRun run = studies::run_fem_into(c, directory, extra_levels, frames,
                                                     quiet ? nullptr : progress.callback());
   progress.finish();
-  if (verbose.on()) {
-    const fem::Info& info = run.result.info;
-    char text[512];
-    std::snprintf(text, sizeof text,
-                  "FE space: FE_Q(%d), %llu dofs (%llu constrained), %llu cells, %llu nodes, %d "
-                  "rank%s; time step %.6g s (lambda_max %.6g 1/s^2, cfl %g); %lld steps, end at "
-                  "%.6g s, %zu frames",
-                  info.degree, info.dofs, info.constrained_dofs, info.cells, info.nodes, info.ranks,
-                  info.ranks == 1 ? "" : "s", info.time_step, info.lambda_max, c.fem.cfl,
-                  run.result.final.step, run.result.final.time, run.result.frames.size());
-    verbose.say(text);
-    std::snprintf(text, sizeof text,
-                  "stages of the run: mesh %.3f s, FE space, mass and time step %.3f s, time loop "
-                  "%.3f s (%.3g DoF-steps/s), whole run %.3f s",
-                  info.mesh_seconds, info.setup_seconds,
-                  cases::number_or_nan(run.summary, "loop_wall_time"),
-                  cases::number_or_nan(run.summary, "dof_steps_per_second"), run.result.wall_time);
-    verbose.say(text);
-  }
+  if (verbose.on()) verbose.say(studies::fem_run_text(run, c.fem.cfl));
   verbose.stage("FEM run, history, summary and frames written");
-  if (root && !quiet) print_fem_summary(run.summary, directory);
+  if (root && !quiet)
+    std::fputs(observables::fem_summary_text(run.summary, directory).c_str(), stdout);
   if (root) print_warnings(run.summary, "fem");
   verbose.files(directory);
   verbose.total();

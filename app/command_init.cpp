@@ -61,7 +61,7 @@ int command_init(const std::vector<std::string>& arguments) {
   verbose.stage("template for " + shape_name + " written and parsed");
   if (!file) {
     std::fputs(text.c_str(), stdout);
-    verbose.say("written to standard output: " + format_size(double(text.size())));
+    verbose.say("written to standard output: " + observables::format_size(double(text.size())));
     verbose.total();
     return 0;
   }

@@ -11,34 +11,15 @@
 #include "app/verbose.h"
 #include "cases/case.h"
 #include "cases/derived.h"
+#include "cases/format.h"
 #include "lumped/summary.h"
+#include "observables/summary_text.h"
 #include "studies/lumped_run.h"
 #include "studies/progress.h"
 #include "studies/stop.h"
 
 namespace rebound::app {
 namespace {
-
-void print_summary(const nlohmann::json& s, const std::string& directory, bool frames) {
-  std::printf("%s  solved by %s\n", s["case"].get<std::string>().c_str(),
-              s["solver"].get<std::string>().c_str());
-  std::printf("  lambda = %s, theta = %s rad, effective mass = %s kg\n",
-              format_number(s["lambda"]).c_str(), format_number(s["theta"]).c_str(),
-              format_number(s["effective_mass"]).c_str());
-  print_rebound_quantities(s);
-  std::printf("  contact duration    %-12s s     peak force      %s N\n",
-              format_number(s["contact_duration"]).c_str(),
-              format_number(s["peak_normal_force"]).c_str());
-  std::string phases;
-  for (const auto& p : s["stick_slip_phases"])
-    phases += (phases.empty() ? "" : " -> ") + p["mode"].get<std::string>();
-  if (!phases.empty()) std::printf("  phases              %s\n", phases.c_str());
-  for (const auto& note : s["notes"]) std::printf("  note: %s\n", note.get<std::string>().c_str());
-  if (s["creates_energy"].get<bool>())
-    std::printf("  WARNING: this law creates kinetic energy for this configuration\n");
-  std::printf("  written to %s/ (summary.json, history.csv%s)\n", directory.c_str(),
-              frames ? ", rigid_body.pvd" : "");
-}
 
 void print_plots(const studies::PlotOutcome& plots, const std::string& directory) {
   if (!plots.drawn || plots.files.empty()) return;
@@ -135,7 +116,7 @@ int command_lumped(const std::vector<std::string>& arguments) {
   verbose.stage("model " + c.lumped.model + " (normal law " + c.lumped.normal_law +
                 "): solved, written and plotted");
   for (const auto& [stage, seconds] : solution.stage_seconds)
-    verbose.say("  " + stage + ": " + format_number(seconds, "%.3g") + " s");
+    verbose.say("  " + stage + ": " + cases::format_number(seconds, "%.3g") + " s");
   if (solution.plots_requested)
     verbose.say("plots: " + (solution.plots.drawn ? "drawn by " + solution.plots.interpreter
                                                   : "not drawn: " + solution.plots.problem));
@@ -143,7 +124,8 @@ int command_lumped(const std::vector<std::string>& arguments) {
   if (args.flag("--json")) {
     std::cout << summary.dump(2) << "\n";
   } else if (!args.flag("--quiet")) {
-    print_summary(summary, directory, c.lumped.frames > 0);
+    std::fputs(observables::lumped_summary_text(summary, directory, c.lumped.frames > 0).c_str(),
+               stdout);
     print_plots(solution.plots, directory);
     std::fflush(stdout);
   }

@@ -12,6 +12,7 @@
 #include "app/verbose.h"
 #include "cases/case.h"
 #include "cases/derived.h"
+#include "observables/summary_text.h"
 #include "studies/pair.h"
 
 namespace rebound::app {
@@ -75,7 +76,7 @@ int command_pair(const std::vector<std::string>& arguments) {
     options.fem_progress = progress.callback();
     options.fem_finished = [&](const studies::FemRun& fem) {
       progress.finish();
-      print_fem_summary(fem.summary, directory + "/fem");
+      std::fputs(observables::fem_summary_text(fem.summary, directory + "/fem").c_str(), stdout);
     };
   }
   // -v: each stage of the pair ([1/3] FEM, [2/3] lumped, [3/3] comparison) with its wall time.

@@ -74,69 +74,6 @@ std::vector<double> parse_resolutions(const std::string& text) {
 }
 
 // The tables printed by `rebound refine`: the runs, then the convergence of every series.
-void print_refinement_study(const studies::RefinementStudy& study) {
-  const auto cell = [](double value, const char* format) {
-    return format_number(std::isfinite(value) ? nlohmann::json(value) : nlohmann::json(), format);
-  };
-  std::printf("\n%s: refinement study (%zu run%s)\n", study.case_name.c_str(), study.runs.size(),
-              study.runs.size() == 1 ? "" : "s");
-  std::printf("  %5s %3s %5s %8s %10s %10s %9s %6s %9s %9s %9s %10s %10s %10s %11s  %s\n", "level",
-              "ref", "res", "dofs", "h_contact", "h_max", "dt", "steps", "wall", "psi2", "e", "J_n",
-              "J_t", "F_max", "t_c", "status");
-  std::printf("  %5s %3s %5s %8s %10s %10s %9s %6s %9s %9s %9s %10s %10s %10s %11s\n", "", "", "",
-              "", "[m]", "[m]", "[s]", "", "", "", "", "[N s]", "[N s]", "[N]", "[s]");
-  for (const auto& run : study.runs) {
-    const auto v = [&](const char* q) {
-      return run.values.count(q) ? run.values.at(q) : std::numeric_limits<double>::quiet_NaN();
-    };
-    std::string status = run.status.empty() ? "not run" : run.status;
-    if (run.reused) status += " (reused)";
-    if (!run.message.empty()) status += ": " + run.message;
-    std::printf(
-        "  %5d %3d %5g %8s %10s %10s %9s %6s %9s %9s %9s %10s %10s %10s %11s  %s\n", run.level,
-        run.refinement, run.contact_resolution, cell(run.dofs, "%.0f").c_str(),
-        cell(run.h_contact, "%.4g").c_str(), cell(run.h_max, "%.4g").c_str(),
-        cell(run.time_step, "%.3g").c_str(), cell(run.steps, "%.0f").c_str(),
-        std::isfinite(run.wall_time) ? studies::format_duration(run.wall_time).c_str() : "-",
-        cell(v("psi2"), "%.5f").c_str(), cell(v("e_newton"), "%.6f").c_str(),
-        cell(v("normal_impulse"), "%.6g").c_str(), cell(v("tangential_impulse"), "%.4g").c_str(),
-        cell(v("peak_normal_force"), "%.6g").c_str(), cell(v("contact_duration"), "%.6g").c_str(),
-        status.c_str());
-  }
-  const bool hertz = !study.hertz.empty();
-  for (const auto& series : study.series) {
-    std::string what;
-    if (series.varied == "level") what = "levels";
-    if (series.varied == "refinement") what = "fem.refinement";
-    if (series.varied == "contact_resolution") what = "contact resolutions";
-    std::string fixed;
-    if (series.level >= 0) fixed += ", level " + std::to_string(series.level);
-    if (series.refinement >= 0) fixed += ", fem.refinement " + std::to_string(series.refinement);
-    if (series.contact_resolution > 0)
-      fixed += ", contact resolution " + format_number(series.contact_resolution, "%g");
-    std::printf(
-        "\n  Convergence over %s%s (h = %s): observed order p and Richardson value from the "
-        "last three runs\n",
-        what.c_str(), fixed.c_str(), series.h_measure.c_str());
-    std::printf("  %-30s %12s %7s %12s %10s %12s", "quantity", "finest", "order", "Richardson",
-                "error est", ("lumped " + study.lumped_model).c_str());
-    if (hertz) std::printf(" %12s", "Hertz");
-    std::printf("  status\n");
-    for (const auto& q : studies::refinement_quantities()) {
-      const studies::Convergence& conv = series.convergence.at(q);
-      const double lumped = study.lumped.count(q) ? study.lumped.at(q) : NAN;
-      std::printf("  %-30s %12s %7s %12s %10s %12s", q.c_str(), cell(conv.finest, "%.6g").c_str(),
-                  cell(conv.order, "%.2f").c_str(), cell(conv.extrapolated, "%.6g").c_str(),
-                  cell(conv.error_estimate, "%.2g").c_str(), cell(lumped, "%.6g").c_str());
-      if (hertz)
-        std::printf(" %12s", cell(study.hertz.count(q) ? study.hertz.at(q) : NAN, "%.6g").c_str());
-      std::printf("  %s\n", conv.status.c_str());
-    }
-  }
-  if (!study.lumped_error.empty())
-    std::printf("  (lumped reference unavailable: %s)\n", study.lumped_error.c_str());
-}
-
 }  // namespace
 
 const char* const kRefineUsage = R"(Usage: rebound refine CASE [--levels A..B] [--refinements A..B]
@@ -226,22 +163,11 @@ int command_refine(const std::vector<std::string>& arguments) {
       options.directory, {"refinement.json", "plots/refinement_*.png", "*.tmp.*"},
       "rebound refine of " + c.name + " (" + c.source + ")", {}, "refine");
   const studies::RefinementStudy study = studies::run_refinement_study(c, options);
-  if (verbose.on()) {
-    for (const auto& run : study.runs) {
-      char text[320];
-      std::snprintf(text, sizeof text,
-                    "run level %d, fem.refinement %d, resolution %g: %s%s, %.0f dofs, %.0f cells, "
-                    "%.0f steps, %.3f s",
-                    run.level, run.refinement, run.contact_resolution,
-                    run.status.empty() ? "not run" : run.status.c_str(),
-                    run.reused ? " (reused)" : "", run.dofs, run.cells, run.steps, run.wall_time);
-      verbose.say(text);
-    }
-  }
+  if (verbose.on()) verbose.say(studies::refinement_runs_text(study));
   verbose.stage("the study's FEM runs and analysis");
   if (!root) return study.interrupted ? 130 : (study.failed > 0 ? 1 : 0);
   if (!quiet) {
-    print_refinement_study(study);
+    std::fputs(studies::refinement_table(study).c_str(), stdout);
     std::printf("\n  written to %s/refinement.csv, refinement.json\n", options.directory.c_str());
   }
   if (study.interrupted) {

@@ -1,32 +1,23 @@
 // rebound validate [--quick | --full] [-o DIR] : runs the validation sections (app/validation.h),
 // draws their plots and writes DIR/VALIDATION.md (default: the source tree's docs/).
-#include <sys/utsname.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <cstdlib>
-#include <ctime>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
+#include <memory>
 #include <sstream>
 #include <thread>
 
 #include "app/cli.h"
 #include "app/commands.h"
+#include "app/executable.h"
 #include "app/verbose.h"
-#if defined(REBOUND_HEAVY)
-#include "app/mpi_session.h"
-#include "studies/fem_run.h"
-#endif
-#include "observables/files.h"
+#include "cases/format.h"
 #include "rebound/version.h"
-#include "studies/plots.h"
 #include "studies/progress.h"
 #include "studies/stop.h"
-#include "validation/validation.h"
+#include "validation/run.h"
 
 namespace rebound::app {
 namespace {
@@ -35,65 +26,6 @@ namespace fs = std::filesystem;
 
 // Seconds the plots take on the project's 2-core machine (matplotlib start-up and ~12 PNGs).
 constexpr double kEstimatedPlotSeconds = 20;
-
-std::string quoted_if_needed(const std::string& word) {
-  if (!word.empty() && word.find_first_of(" \t'\"$\\") == std::string::npos) return word;
-  std::string out = "'";
-  for (char ch : word) out += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
-  return out + "'";
-}
-
-// The command line exactly as the process was started (argv[0] included).
-std::string command_line(const std::vector<std::string>& arguments) {
-  std::ifstream in("/proc/self/cmdline", std::ios::binary);
-  std::string raw((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  std::string out;
-  std::size_t start = 0;
-  while (start < raw.size()) {
-    const std::size_t end = raw.find('\0', start);
-    const std::string word = raw.substr(start, end == std::string::npos ? end : end - start);
-    out += (out.empty() ? "" : " ") + quoted_if_needed(word);
-    if (end == std::string::npos) break;
-    start = end + 1;
-  }
-  if (!out.empty()) return out;
-  out = "rebound validate";
-  for (const auto& word : arguments) out += " " + quoted_if_needed(word);
-  return out;
-}
-
-std::string machine_description() {
-  std::string out;
-  struct utsname name;
-  if (::uname(&name) == 0)
-    out = std::string(name.sysname) + " " + name.release + " " + name.machine;
-  std::ifstream cpuinfo("/proc/cpuinfo");
-  std::string line, model;
-  while (std::getline(cpuinfo, line))
-    if (line.rfind("model name", 0) == 0) {
-      model = line.substr(line.find(':') + 1);
-      model.erase(0, model.find_first_not_of(' '));
-      break;
-    }
-  out += ", " + std::to_string(std::thread::hardware_concurrency()) + " cores";
-  if (!model.empty()) out += " (" + model + ")";
-  double load[3];
-  if (::getloadavg(load, 3) == 3) {
-    char text[96];
-    std::snprintf(text, sizeof text, ", load average %.2f at the start", load[0]);
-    out += text;
-  }
-  return out;
-}
-
-std::string utc_now() {
-  const std::time_t now = std::time(nullptr);
-  std::tm utc{};
-  ::gmtime_r(&now, &utc);
-  char text[64];
-  std::strftime(text, sizeof text, "%Y-%m-%d %H:%M:%S UTC", &utc);
-  return text;
-}
 
 std::vector<std::string> split(const std::string& text) {
   std::vector<std::string> out;
@@ -112,10 +44,8 @@ int command_validate(const std::vector<std::string>& arguments) {
                        {"-o", "--sections", "--threads", "--cases", "--json", "--merge"},
                        "");  // the usage lists the sections: printed below
   std::vector<validation::SectionSpec> specs = validation::lumped_sections();
-#if defined(REBOUND_HEAVY)
   if (!args.flag("--no-fem"))
-    for (auto& spec : validation::fem_sections()) specs.push_back(std::move(spec));
-#endif
+    for (auto& spec : fem_validation_sections()) specs.push_back(std::move(spec));
   if (args.help()) {
     double quick = kEstimatedPlotSeconds, full = kEstimatedPlotSeconds;
     for (const auto& spec : specs)
@@ -204,21 +134,13 @@ int command_validate(const std::vector<std::string>& arguments) {
   // Under mpirun every rank runs every section (the FEM runs are collective and every rank gets
   // the same results; the lumped halves are cheap and repeated, their sweep threads shared out);
   // rank 0 alone prints, writes the report and draws the plots.
-  bool root = true;
-#if defined(REBOUND_HEAVY)
-  const MpiSession mpi;
-  root = mpi.root();
-  const int ranks = int(dealii::Utilities::MPI::n_mpi_processes(MPI_COMM_WORLD));
-  if (!args.option("--threads")) options.threads = std::max(1, options.threads / ranks);
-  // Ctrl-C / SIGTERM: the FEM run under way ends as "interrupted" (stop_requested() asks every
-  // rank), the lumped solve under way at its next check, no further section starts, and nothing is
-  // written (a half report must not replace docs/VALIDATION.md); exit 130.
-  const studies::StudySignals signals;
-  const auto stop_requested = [&signals] { return signals.stop_requested(); };
-#else
-  const studies::StopOnSignal handlers;
-  const auto stop_requested = [] { return studies::StopOnSignal::requested(); };
-#endif
+  const std::unique_ptr<StudySession> session = start_study_session();
+  const bool root = session->root();
+  if (!args.option("--threads")) options.threads = std::max(1, options.threads / session->ranks());
+  // Ctrl-C / SIGTERM: the FEM run under way ends as "interrupted", the lumped solve under way at
+  // its next check, no further section starts, and nothing is written (a half report must not
+  // replace docs/VALIDATION.md); exit 130.
+  const auto stop_requested = [&session] { return session->stop_requested(); };
   options.stop = studies::StopOnSignal::flag();
   verbose.set_root(root);
   const bool quiet = args.flag("--quiet") || !root;
@@ -243,17 +165,9 @@ int command_validate(const std::vector<std::string>& arguments) {
   }
   verbose.stage("options read");
 
-  std::vector<validation::SectionResult> results;
-  bool last_interrupted = false;  // the stop came while the last section ran
-  for (const auto& spec : selected) {
-    if (stop_requested()) break;
-    results.push_back(validation::run_section(spec, options));
-    const auto& r = results.back();
+  const auto section_done = [&](const validation::SectionResult& r, bool interrupted) {
     const validation::Counts c = validation::count(r);
-    // Asked before the section started, the loop would have stopped: a stop seen now came while it
-    // ran, and its rows (solves and sweeps cut short) are not checks that failed.
-    last_interrupted = studies::StopOnSignal::requested();
-    if (!quiet && last_interrupted) {
+    if (!quiet && interrupted) {
       // "interrupted at 50.0 % of Hertz's contact duration, after 2.04 s" (the solve's words)
       const std::string what = r.error.rfind("interrupted", 0) == 0 ? r.error : "interrupted";
       std::printf("  section %-2s %-7s %-48s %s, after %.2f s\n", r.id.c_str(), r.part.c_str(),
@@ -269,12 +183,15 @@ int command_validate(const std::vector<std::string>& arguments) {
     }
     verbose.stage("section " + r.id + " (" + r.part + ", " + std::to_string(r.rows.size()) +
                   " rows)");
-  }
+  };
+  validation::SectionsRun run =
+      validation::run_sections(selected, options, stop_requested, section_done);
+  std::vector<validation::SectionResult>& results = run.results;
 
   // Collective under MPI (every rank asks), before any rank leaves or writes.
   if (stop_requested()) {
     // The section under way ended at its solve's next check: it counts as not run.
-    const std::size_t complete = results.size() - (last_interrupted ? 1 : 0);
+    const std::size_t complete = results.size() - (run.last_interrupted ? 1 : 0);
     if (root)
       std::cerr << "rebound validate: interrupted after " << complete << " of " << selected.size()
                 << " sections; nothing written (" << directory << "/VALIDATION.md unchanged)\n";
@@ -283,67 +200,27 @@ int command_validate(const std::vector<std::string>& arguments) {
   if (!root) return validation::count(results).failed > 0 ? 1 : 0;  // rank 0 reports
 
   if (const auto path = args.option("--json")) {
-    nlohmann::json data = {{"sections", nlohmann::json::array()}};
-    for (const auto& r : results) data["sections"].push_back(validation::to_json(r));
-    observables::write_file_atomically(*path, data.dump() + "\n");
+    validation::write_sections_json(*path, results);
     verbose.file(*path);
     verbose.total();
     return validation::count(results).failed > 0 ? 1 : 0;
   }
   if (const auto path = args.option("--merge")) {
-    std::ifstream in(*path);
-    nlohmann::json data;
-    try {
-      data = nlohmann::json::parse(in);
-      for (const auto& section : data.at("sections"))
-        results.push_back(validation::section_from_json(section));
-    } catch (const std::exception& error) {
-      throw UsageError("--merge " + *path + ": not a `rebound validate --json` file (" +
-                       error.what() + ")");
-    }
-    if (!quiet)
-      std::printf("  merged %zu sections from %s\n", data["sections"].size(), path->c_str());
+    const std::vector<validation::SectionResult> merged = validation::read_sections_json(*path);
+    results.insert(results.end(), merged.begin(), merged.end());
+    if (!quiet) std::printf("  merged %zu sections from %s\n", merged.size(), path->c_str());
   }
-
-  // The rows of every section, machine-readable (validation::section_from_json reads them back;
-  // the plot data, megabytes in --full, is not kept).
-  nlohmann::json rows = {{"sections", nlohmann::json::array()}};
-  for (const auto& r : results) {
-    nlohmann::json section = validation::to_json(r);
-    section.erase("plots");
-    rows["sections"].push_back(section);
-  }
-  observables::write_file_atomically((image_directory / "validation.json").string(),
-                                     rows.dump(1) + "\n");
 
   validation::ReportContext context;
-  context.command = command_line(arguments);
-  context.machine = machine_description();
-  context.date = utc_now();
+  context.command = validation::command_line(arguments);
+  context.machine = validation::machine_description();
+  context.date = validation::utc_now();
   context.version = REBOUND_VERSION;
   context.depth = options.depth;
-  if (args.flag("--no-plots")) {
-    context.plot_problem = "not redrawn (--no-plots); the pictures may be from an earlier run";
-  } else {
-    const auto plot_start = std::chrono::steady_clock::now();
-    const std::string data_path =
-        (fs::temp_directory_path() / ("rebound-validate-" + std::to_string(::getpid()) + ".json"))
-            .string();
-    observables::write_file_atomically(data_path, validation::plots_json(results).dump() + "\n");
-    const studies::PlotOutcome plots =
-        studies::run_python_plots("validation_plots.py", {data_path, image_directory.string()});
-    std::error_code ignored;
-    fs::remove(data_path, ignored);
-    if (!plots.drawn) context.plot_problem = plots.problem;
-    if (!plots.note.empty() && root)  // also under -q: it prints warnings and errors
-      print_warning("rebound validate: warning: " + plots.note + "\n");
-    context.plot_seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - plot_start).count();
-  }
-  context.total_seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  const std::string report_path = (fs::path(directory) / "VALIDATION.md").string();
-  observables::write_file_atomically(report_path, validation::markdown_report(results, context));
+  // The note goes out also under -q: it prints warnings and errors.
+  const std::string report_path = validation::write_report(
+      results, context, directory, !args.flag("--no-plots"), start,
+      [](const std::string& note) { print_warning("rebound validate: warning: " + note + "\n"); });
 
   const validation::Counts total = validation::count(results);
   const bool plots_failed = !context.plot_problem.empty() && !args.flag("--no-plots");
@@ -363,7 +240,7 @@ int command_validate(const std::vector<std::string>& arguments) {
   if (plots_failed) std::fprintf(stderr, "rebound validate: %s\n", context.plot_problem.c_str());
   verbose.say(args.flag("--no-plots")
                   ? std::string("plots: not redrawn (--no-plots)")
-                  : "plots: " + format_number(context.plot_seconds, "%.1f") + " s" +
+                  : "plots: " + cases::format_number(context.plot_seconds, "%.1f") + " s" +
                         (context.plot_problem.empty() ? "" : " (" + context.plot_problem + ")"));
   verbose.say("files written:");
   verbose.file(report_path);

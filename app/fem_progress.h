@@ -23,7 +23,4 @@ class FemProgressPrinter {
   ProgressLine line_;
 };
 
-// The one-screen summary of a FEM run.
-void print_fem_summary(const nlohmann::json& summary, const std::string& directory);
-
 }  // namespace rebound::app

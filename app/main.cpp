@@ -5,6 +5,7 @@
 
 #include "app/cli.h"
 #include "app/commands.h"
+#include "app/executable.h"
 #include "cases/case.h"
 #include "cases/spelling.h"
 #include "observables/provenance.h"
@@ -17,46 +18,34 @@ namespace {
 struct Entry {
   const char* name;
   const char* summary;
-  rebound::app::Command run;
+  rebound::app::Command run;  // none: handed over to rebound-fem (app/executable.h)
 };
 
 const std::vector<Entry>& commands() {
-  static const std::vector<Entry> table = {
-    {"init", "write a new case file, commented, with every default shown",
-     rebound::app::command_init},
-    {"check", "validate case files and print their derived quantities",
-     rebound::app::command_check},
-#ifdef REBOUND_HAVE_LUMPED_COMMAND
-    {"lumped", "solve a case with a lumped contact model (Lai's model by default)",
-     rebound::app::command_lumped},
-    {"sweep", "lumped model over a range of Psi1, incidence or friction (--fem K: FEM points)",
-     rebound::app::command_sweep},
-#if defined(REBOUND_HEAVY_AVAILABLE) && !defined(REBOUND_HEAVY)
-    // With the FEM built, rebound-fem runs the lumped and the FEM sections.
-    {"validate", "run the validation checks and regenerate docs/VALIDATION.md", nullptr},
-#else
-    {"validate", "run the validation checks and regenerate docs/VALIDATION.md",
-     rebound::app::command_validate},
-#endif
-#endif
-#if defined(REBOUND_HEAVY)
-    {"mesh", "build the FEM mesh of a case, refined toward the contact",
-     rebound::app::command_mesh},
-    {"fem", "solve a case with the explicit 3-D FEM (also under mpirun)",
-     rebound::app::command_fem},
-    {"pair", "solve a case with the FEM and the lumped model and compare them",
-     rebound::app::command_pair},
-    {"refine", "FEM mesh-refinement study: observed order, Richardson extrapolation",
-     rebound::app::command_refine},
-#elif defined(REBOUND_HEAVY_AVAILABLE)
-    // Run by the sibling executable rebound-fem (linked with deal.II), so that the light
-    // commands start in milliseconds.
-    {"mesh", "build the FEM mesh of a case, refined toward the contact", nullptr},
-    {"fem", "solve a case with the explicit 3-D FEM (also under mpirun)", nullptr},
-    {"pair", "solve a case with the FEM and the lumped model and compare them", nullptr},
-    {"refine", "FEM mesh-refinement study: observed order, Richardson extrapolation", nullptr},
-#endif
-  };
+  using namespace rebound::app;
+  static const std::vector<Entry> table = [] {
+    std::vector<Entry> entries = {
+        {"init", "write a new case file, commented, with every default shown", command_init},
+        {"check", "validate case files and print their derived quantities", command_check},
+        {"lumped", "solve a case with a lumped contact model (Lai's model by default)",
+         command_lumped},
+        {"sweep", "lumped model over a range of Psi1, incidence or friction (--fem K: FEM points)",
+         command_sweep},
+        // With the FEM built, rebound-fem runs the lumped and the FEM sections.
+        {"validate", "run the validation checks and regenerate docs/VALIDATION.md",
+         fem_available() ? fem_command("validate") : command_validate}};
+    // In rebound these are run by the sibling executable rebound-fem (linked with deal.II), so
+    // that the light commands start in milliseconds.
+    if (fem_available())
+      for (const Entry& entry : std::vector<Entry>{
+               {"mesh", "build the FEM mesh of a case, refined toward the contact", nullptr},
+               {"fem", "solve a case with the explicit 3-D FEM (also under mpirun)", nullptr},
+               {"pair", "solve a case with the FEM and the lumped model and compare them", nullptr},
+               {"refine", "FEM mesh-refinement study: observed order, Richardson extrapolation",
+                nullptr}})
+        entries.push_back({entry.name, entry.summary, fem_command(entry.name)});
+    return entries;
+  }();
   return table;
 }
 

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "cases/resolved.h"
+#include "observables/files.h"
 
 namespace rebound::app {
 namespace {
@@ -21,35 +22,12 @@ double seconds_between(std::chrono::steady_clock::time_point a,
   return std::chrono::duration<double>(b - a).count();
 }
 
-// "solution_0012.vtu" -> "solution_*.vtu" (a numbered series); other names unchanged.
-std::string series_of(const std::string& name) {
-  const auto dot = name.find('.');
-  const std::string stem = name.substr(0, dot);
-  const std::string extension = dot == std::string::npos ? "" : name.substr(dot);
-  const auto underscore = stem.rfind('_');
-  if (underscore == std::string::npos || underscore + 1 == stem.size()) return name;
-  for (std::size_t k = underscore + 1; k < stem.size(); ++k)
-    if (!std::isdigit(static_cast<unsigned char>(stem[k]))) return name;
-  return stem.substr(0, underscore + 1) + "*" + extension;
-}
-
 }  // namespace
 
 bool launcher_rank_zero() {
   for (const char* name : {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK"})
     if (const char* value = std::getenv(name)) return std::string(value) == "0";
   return true;
-}
-
-std::string format_size(double bytes) {
-  char text[32];
-  if (bytes < 1e4)
-    std::snprintf(text, sizeof text, "%.0f B", bytes);
-  else if (bytes < 1e6)
-    std::snprintf(text, sizeof text, "%.1f kB", bytes / 1e3);
-  else
-    std::snprintf(text, sizeof text, "%.1f MB", bytes / 1e6);
-  return text;
 }
 
 Verbose::Verbose(const Arguments& args, std::string command)
@@ -103,45 +81,12 @@ void Verbose::file(const std::string& path) const {
   if (!on()) return;
   std::error_code error;
   const auto size = fs::file_size(path, error);
-  say("  " + path + (error ? std::string("  (not written)") : "  " + format_size(double(size))));
+  say("  " + path +
+      (error ? std::string("  (not written)") : "  " + observables::format_size(double(size))));
 }
 
 void Verbose::files(const std::string& directory) const {
-  if (!on()) return;
-  std::error_code error;
-  if (!fs::is_directory(directory, error)) {
-    say("  " + directory + "/  (not written)");
-    return;
-  }
-  struct Group {
-    int count = 0;
-    double bytes = 0;
-  };
-  std::map<std::string, Group> groups;  // relative name or series -> count, size
-  for (auto it = fs::recursive_directory_iterator(directory, error);
-       !error && it != fs::recursive_directory_iterator(); it.increment(error)) {
-    if (!it->is_regular_file(error)) continue;
-    if (it->path().filename().string().rfind('.', 0) == 0) continue;  // the run's lock file
-    const fs::path relative = fs::relative(it->path(), directory, error);
-    const fs::path parent = relative.parent_path();
-    const std::string name =
-        (parent.empty() ? "" : parent.string() + "/") + series_of(relative.filename().string());
-    Group& g = groups[name];
-    ++g.count;
-    g.bytes += double(it->file_size(error));
-  }
-  std::string text = "files in " + directory + "/:\n";
-  double total = 0;
-  int count = 0;
-  for (const auto& [name, g] : groups) {
-    text += "  " + name + "  " + format_size(g.bytes) +
-            (g.count > 1 ? " (" + std::to_string(g.count) + " files)" : "") + "\n";
-    total += g.bytes;
-    count += g.count;
-  }
-  text += "  " + std::to_string(count) + " file" + (count == 1 ? "" : "s") + ", " +
-          format_size(total) + "\n";
-  say(text);
+  if (on()) say(observables::folder_listing(directory));
 }
 
 void Verbose::total() const {

@@ -51,7 +51,4 @@ class Verbose {
 // otherwise: who prints before MPI_Init.
 bool launcher_rank_zero();
 
-// Bytes for humans: "812 B", "14.2 kB", "3.1 MB".
-std::string format_size(double bytes);
-
 }  // namespace rebound::app

@@ -6,7 +6,6 @@
 
 #include <cmath>
 
-#include "bench/maw_sphere.h"
 #include "cases/case.h"
 #include "lumped/halfspace.h"
 #include "lumped/lai.h"
@@ -14,23 +13,19 @@
 #include "lumped/normal_laws.h"
 #include "lumped/sweep.h"
 #include "lumped/uncoupled.h"
+#include "tests/common/maw_sphere.h"
 
 using namespace rebound;
 
 namespace {
 
 lumped::Configuration sphere(double psi1) {
-  return bench::maw_sphere(psi1);
+  return test::maw_sphere(psi1);
 }
 
 // The Table 6.1 sphere of Lai (1999) (nu = 0.3, mu = 0.1, lambda = 5/9, theta = 0).
 lumped::Configuration table_61_sphere(double psi1) {
-  lumped::Configuration c;
-  c.lambda = 5.0 / 9.0;
-  c.friction = 0.1;
-  c.poisson_ratio = 0.3;
-  c.incidence_angle = std::atan(psi1 / cases::psi_scale(0.3, 0.1));
-  return c;
+  return test::maw_sphere(psi1, 0.1);
 }
 
 // One solve at rtol 1e-8 without the dense history (what a sweep does), at Psi1 = 1.2

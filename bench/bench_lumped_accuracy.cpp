@@ -10,17 +10,17 @@
 #include <functional>
 #include <vector>
 
-#include "bench/maw_sphere.h"
 #include "cases/case.h"
 #include "lumped/lai.h"
 #include "lumped/uncoupled.h"
+#include "tests/common/maw_sphere.h"
 
 using namespace rebound;
 
 namespace {
 
 lumped::Configuration sphere(double psi1) {
-  return bench::maw_sphere(psi1);
+  return test::maw_sphere(psi1);
 }
 
 struct Result {

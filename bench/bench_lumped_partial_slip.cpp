@@ -19,6 +19,7 @@
 #include "cases/derived.h"
 #include "lumped/halfspace.h"
 #include "lumped/mdr.h"
+#include "tests/common/maw_sphere.h"
 
 using namespace rebound;
 
@@ -27,12 +28,7 @@ namespace {
 constexpr double kNu = 0.3, kLambda = 5.0 / 9.0;
 
 lumped::Configuration sphere(double psi1, double mu) {
-  lumped::Configuration c;
-  c.lambda = kLambda;
-  c.friction = mu;
-  c.poisson_ratio = kNu;
-  c.incidence_angle = mu > 0 ? std::atan(psi1 / cases::psi_scale(kNu, mu)) : 0.0;
-  return c;
+  return test::maw_sphere(psi1, mu, kNu);
 }
 
 double psi2(const lumped::Configuration& c, const lumped::Outcome& o) {

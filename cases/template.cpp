@@ -7,24 +7,10 @@
 #include <vector>
 
 #include "cases/derived.h"
+#include "cases/format.h"
 
 namespace rebound::cases {
 namespace {
-
-// The shortest text that reads back as the same double, as valid JSON: integers below a million
-// as such (2700), else the shortest %g (7e+10, 1e-08, 0.05).
-std::string number(double value) {
-  char text[32];
-  if (value == std::floor(value) && std::abs(value) < 1e6) {
-    std::snprintf(text, sizeof text, "%.0f", value);
-    return text;
-  }
-  for (int digits = 1; digits <= 17; ++digits) {
-    std::snprintf(text, sizeof text, "%.*g", digits, value);
-    if (std::strtod(text, nullptr) == value) break;
-  }
-  return text;
-}
 
 std::string quoted(const std::string& text) {
   return "\"" + text + "\"";
@@ -196,15 +182,15 @@ std::string case_template(Shape shape, const std::string& name) {
   const FemOptions fem;
 
   Object material;
-  material.add("young_modulus", number(e.young_modulus), "Pa, E > 0")
-      .add("poisson_ratio", number(e.poisson_ratio), "nu, in (-1, 0.5)")
-      .off("yield_stress", number(e.yield_stress),
+  material.add("young_modulus", format_shortest(e.young_modulus), "Pa, E > 0")
+      .add("poisson_ratio", format_shortest(e.poisson_ratio), "nu, in (-1, 0.5)")
+      .off("yield_stress", format_shortest(e.yield_stress),
            "Pa, optional: warns when Hertz's peak pressure passes the onset of yield, 1.6 Y")
-      .add("density", number(e.density), "kg/m^3, > 0");
+      .add("density", format_shortest(e.density), "kg/m^3, > 0");
 
   Object impact;
   if (e.theta)
-    impact.add("theta_deg", number(std::round(*e.theta * 180 / M_PI)), e.theta_comment);
+    impact.add("theta_deg", format_shortest(std::round(*e.theta * 180 / M_PI)), e.theta_comment);
   else
     impact.note(e.theta_comment + "; \"theta\" may be left out");
   impact.note("Velocity of the contact point P at first touch, in one of three forms:")
@@ -212,8 +198,8 @@ std::string case_template(Shape shape, const std::string& name) {
       .note("  \"normal_speed\" and \"tangential_speed\" (m/s, v_n = -normal_speed),")
       .note("  \"normal_speed\" (m/s) and \"psi1\" (Maw's Psi1 = 2(1-nu)/(mu(2-nu)) tan(alpha);")
       .note("  needs friction > 0).")
-      .add("speed", number(e.speed), "m/s, > 0, |v_P|")
-      .add("incidence_angle_deg", number(e.incidence_deg),
+      .add("speed", format_shortest(e.speed), "m/s, > 0, |v_P|")
+      .add("incidence_angle_deg", format_shortest(e.incidence_deg),
            "degrees, in [0, 90): tan(alpha) = v_t / |v_n|")
       .add("spin", "0", "rad/s, about b = t x n (default 0)");
 
@@ -243,9 +229,9 @@ std::string case_template(Shape shape, const std::string& name) {
            "model \"halfspace\" only: time steps per Hertz duration, [10, 100000]")
       .off("dundurs_coupling", lumped.dundurs_coupling ? "true" : "false",
            "model \"halfspace\" only: normal-tangential coupling (false: beta = 0)")
-      .add("relative_tolerance", number(lumped.relative_tolerance),
+      .add("relative_tolerance", format_shortest(lumped.relative_tolerance),
            "integrator tolerance, in [1e-13, 1e-2]")
-      .add("euler_step", number(lumped.euler_step),
+      .add("euler_step", format_shortest(lumped.euler_step),
            "non-dimensional step of uncoupled-euler, in (0, 0.1]")
       .add("frames", std::to_string(lumped.frames),
            "ParaView frames written by `rebound lumped`, in [1, 10000]");
@@ -254,10 +240,10 @@ std::string case_template(Shape shape, const std::string& name) {
   fem_options.add("degree", std::to_string(fem.degree), "FE_Q degree, 1 | 2")
       .add("refinement", std::to_string(fem.refinement),
            "global refinements of the coarse mesh, in [0, 8]")
-      .add("contact_resolution", number(fem.contact_resolution),
+      .add("contact_resolution", format_shortest(fem.contact_resolution),
            "cells within a_max of P have a diameter <= a_max / this, in [1, 64]")
-      .add("cfl", number(fem.cfl),
-           "factor on the estimated stable time step, in (0, " + number(kMaxCfl) + "]")
+      .add("cfl", format_shortest(fem.cfl),
+           "factor on the estimated stable time step, in (0, " + format_shortest(kMaxCfl) + "]")
       .off("end_time", "0.001",
            "s, > 0; default: until the contact has ended and 0.2 Hertz durations have passed")
       .add("frames", std::to_string(fem.frames), "ParaView frames of the FEM run, in [1, 100000]");
@@ -277,7 +263,8 @@ std::string case_template(Shape shape, const std::string& name) {
                         "{young_modulus, poisson_ratio[, density]} (lumped models "
                         "only)"),
            "")
-      .add("contact", Object().add("friction", number(e.friction), "Coulomb mu, >= 0"), "");
+      .add("contact", Object().add("friction", format_shortest(e.friction), "Coulomb mu, >= 0"),
+           "");
   top.add("impact", impact, "").add("lumped", options, "lumped models (`rebound lumped`)");
   if (e.fem)
     top.add("fem", fem_options, "the FEM (`rebound fem`, `rebound pair`)");

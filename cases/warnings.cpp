@@ -3,16 +3,9 @@
 #include <cmath>
 #include <cstdio>
 
+#include "cases/format.h"
+
 namespace rebound::cases {
-namespace {
-
-std::string format(const char* pattern, double a, double b = 0, double c = 0) {
-  char text[512];
-  std::snprintf(text, sizeof text, pattern, a, b, c);
-  return text;
-}
-
-}  // namespace
 
 std::vector<std::string> physical_warnings(const Case& c, const Derived& d) {
   std::vector<std::string> warnings;

@@ -9,6 +9,7 @@
 #include <unordered_map>
 
 #include "cases/case.h"
+#include "cases/format.h"
 #include "lumped/integrator.h"
 
 namespace rebound::lumped {
@@ -96,9 +97,7 @@ bool viscous(NormalLaw law) {
 }
 
 std::string number(double value) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.6g", value);
-  return text;
+  return cases::format_number(value);
 }
 
 // e_N of the frictionless normal impact of the viscous form with damping D (x'(-) = 1).

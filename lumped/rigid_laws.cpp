@@ -7,16 +7,15 @@
 #include <stdexcept>
 #include <vector>
 
+#include "cases/format.h"
+
 namespace rebound::lumped {
 namespace {
 
 constexpr double kInfinity = std::numeric_limits<double>::infinity();
 
 std::string format(double x, int precision = 6) {
-  std::ostringstream out;
-  out.precision(precision);
-  out << x;
-  return out.str();
+  return cases::format("%.*g", precision, x);
 }
 
 std::string signed_format(double x, int precision = 6) {

@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "cases/format.h"
 #include "meshes/meshes.h"
 
 namespace rebound::meshes {
@@ -373,9 +374,7 @@ void write_list(std::ostream& out, const std::vector<NodeId>& ids, unsigned per_
 // CalculiX reads numbers as Fortran f20.0: at most 20 characters, so 14 significant digits (with
 // sign and a two-digit exponent: "-1.2345678901234e-15"; 1e-14 relative).
 std::string number(double v) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.14g", v);
-  return buffer;
+  return cases::format_number(v, "%.14g");
 }
 
 }  // namespace

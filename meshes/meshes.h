@@ -236,4 +236,11 @@ InpSummary write_inp(const cases::Case& c, const Mesh& mesh, const InpOptions& o
 InpSummary write_inp(const cases::Case& c, const Mesh& mesh, const InpOptions& options,
                      const std::string& file);
 
+// The mesh statistics as `rebound mesh` prints them (meshes/tables.cpp): cells, vertices, dofs,
+// mass distribution and sizes against the exact body, quality, the explicit step; `file` the
+// .vtu written. The CalculiX deck's summary likewise, its volume against `volume_exact`.
+std::string mesh_table(const cases::Case& c, const MeshStatistics& statistics,
+                       const std::string& file);
+std::string inp_table(const InpSummary& summary, double volume_exact, const std::string& file);
+
 }  // namespace rebound::meshes

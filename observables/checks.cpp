@@ -3,22 +3,15 @@
 #include <cmath>
 #include <cstdio>
 
+#include "cases/format.h"
+
 namespace rebound::observables {
-namespace {
-
-std::string number(double value) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.6g", value);
-  return text;
-}
-
-}  // namespace
-
 std::vector<std::string> result_problems(const ReboundQuantities& q,
                                          const ResultExpectations& expectations) {
   std::vector<std::string> problems;
   auto finite = [&](const char* name, double value) {
-    if (!std::isfinite(value)) problems.push_back(std::string(name) + " is " + number(value));
+    if (!std::isfinite(value))
+      problems.push_back(std::string(name) + " is " + cases::format_number(value));
   };
   finite("e_newton", q.e_newton);
   finite("normal_impulse", q.normal_impulse);
@@ -32,25 +25,26 @@ std::vector<std::string> result_problems(const ReboundQuantities& q,
   // Psi2 is undefined exactly when Psi1 is (mu = 0).
   if (std::isfinite(q.psi1)) finite("psi2", q.psi2);
   if (std::isfinite(q.normal_impulse) && !(q.normal_impulse > 0))
-    problems.push_back("normal_impulse is " + number(q.normal_impulse) +
+    problems.push_back("normal_impulse is " + cases::format_number(q.normal_impulse) +
                        " N s: the body never pressed on the plane");
   const double loss = q.kinetic_energy_loss_fraction;
   if (std::isfinite(loss)) {
     // Relative round-off of the loss itself: K_after = K_before (1 - loss) >= 0.
     if (loss > 1 + 1e-9)
-      problems.push_back("kinetic_energy_loss_fraction is " + number(loss) +
+      problems.push_back("kinetic_energy_loss_fraction is " + cases::format_number(loss) +
                          ": the kinetic energy after the impact would be negative");
     if (!expectations.energy_may_grow && loss < -expectations.energy_growth_tolerance)
-      problems.push_back("the kinetic energy grew by " + number(-loss) +
+      problems.push_back("the kinetic energy grew by " + cases::format_number(-loss) +
                          " of its initial value, beyond the model's tolerance " +
-                         number(expectations.energy_growth_tolerance) +
+                         cases::format_number(expectations.energy_growth_tolerance) +
                          " (the model cannot create energy)");
   }
   if (expectations.has_duration) {
     if (!(std::isfinite(q.contact_duration) && q.contact_duration > 0))
-      problems.push_back("contact_duration is " + number(q.contact_duration) + " s");
+      problems.push_back("contact_duration is " + cases::format_number(q.contact_duration) + " s");
     if (!(std::isfinite(q.peak_normal_force) && q.peak_normal_force > 0))
-      problems.push_back("peak_normal_force is " + number(q.peak_normal_force) + " N");
+      problems.push_back("peak_normal_force is " + cases::format_number(q.peak_normal_force) +
+                         " N");
   }
   return problems;
 }

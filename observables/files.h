@@ -17,4 +17,12 @@ class FileError : public std::runtime_error {
 // the new file, never a mixture. Creates the parent folder. Throws FileError (with errno's text).
 void write_file_atomically(const std::string& path, const std::string& text);
 
+// Bytes for humans: "812 B", "14.2 kB", "3.1 MB".
+std::string format_size(double bytes);
+
+// What a folder holds (`-v`'s files written): "files in DIR/:", then a line per file or numbered
+// series ("solution_*.vtu") with its size (and count), then the count and the total; lock files
+// (names starting with '.') left out. "  DIR/  (not written)" when there is no such folder.
+std::string folder_listing(const std::string& directory);
+
 }  // namespace rebound::observables

@@ -14,11 +14,13 @@
 #include <vector>
 
 #include "cases/derived.h"
+#include "cases/format.h"
 #include "cases/json_numbers.h"
 #include "fem/fem.h"
 #include "lumped/solve.h"
 #include "lumped/summary.h"
 #include "studies/fem_run.h"
+#include "studies/progress.h"
 
 namespace rebound::studies {
 namespace {
@@ -221,6 +223,41 @@ nlohmann::json to_json(const FemEstimate& e) {
             {"frames_seconds", "s"},
             {"total_seconds", "s"},
             {"estimate_seconds", "s"}}}};
+}
+
+std::string estimate_text(const FemEstimate& e, const std::string& case_name) {
+  // Three digits under a minute (a frame takes milliseconds), minutes and hours beyond.
+  const auto duration = [](double seconds) {
+    if (std::isfinite(seconds) && seconds >= 0 && seconds < 60) return format("%.3g s", seconds);
+    return format_duration(seconds);
+  };
+  std::string out;
+  out += format("%s  FEM run estimate (p = %d, %d rank%s; nothing run, nothing written)\n",
+                case_name.c_str(), e.degree, e.ranks, e.ranks == 1 ? "" : "s");
+  out += format("  dofs                %llu\n", e.dofs);
+  out += format("  cells               %llu\n", e.cells);
+  out += format("  time step           %.6g s\n", e.time_step);
+  if (e.end_rule == "fem.end_time")
+    out += format("  end time            %.6g s (fem.end_time)\n", e.end_time);
+  else
+    out +=
+        format("  end time            %.6g s (contact %.6g s from the %s + settle 0.2 x %.6g s)\n",
+               e.end_time, e.contact_duration, e.contact_duration_from.c_str(), e.hertz_duration);
+  out += format("  steps               %lld\n", e.steps);
+  out += format("  measured            %.3g DoF-steps/s (%d steps in %.2f s, %.3g s per step)\n",
+                e.dof_steps_per_second, e.burst_steps, e.burst_seconds, e.seconds_per_step);
+  out += format("  setup               %s (mesh %s)\n", duration(e.setup_seconds).c_str(),
+                duration(e.mesh_seconds).c_str());
+  out += format("  time loop           %s\n", duration(e.loop_seconds).c_str());
+  if (e.frames > 0)
+    out += format("  frames              %s (%d frames, %s each)\n",
+                  duration(e.frames_seconds).c_str(), e.frames,
+                  std::isfinite(e.frame_seconds) ? duration(e.frame_seconds).c_str() : "-");
+  else
+    out += format("  frames              none (--frames 0)\n");
+  out += format("  estimated wall time %s (this estimate took %s)\n",
+                duration(e.total_seconds).c_str(), duration(e.estimate_seconds).c_str());
+  return out;
 }
 
 }  // namespace rebound::studies

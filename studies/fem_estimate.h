@@ -60,5 +60,8 @@ FemEstimate estimate_fem_run(const cases::Case& c, const FemEstimateOptions& opt
                              MPI_Comm communicator);
 
 nlohmann::json to_json(const FemEstimate& estimate);
+// The estimate as `rebound fem --estimate` prints it: dofs, cells, step, steps, the measured
+// rate and the estimated times of the set-up, the time loop, the frames and the whole run.
+std::string estimate_text(const FemEstimate& estimate, const std::string& case_name);
 
 }  // namespace rebound::studies

@@ -5,6 +5,7 @@
 #include <filesystem>
 
 #include "cases/derived.h"
+#include "cases/format.h"
 #include "observables/files.h"
 #include "observables/output_folder.h"
 #include "studies/stop.h"
@@ -89,6 +90,44 @@ FemQuasiStatic run_quasi_static_into(const cases::Case& c, const std::string& di
   observables::write_file_atomically(r.summary_file, r.summary.dump(2) + "\n");
   folder.finish("completed");
   return r;
+}
+
+std::string quasi_static_text(const FemQuasiStatic& r, const std::string& case_name) {
+  std::string out;
+  const fem::StaticLaw& law = r.law;
+  const nlohmann::json& s = r.summary;
+  out += cases::format(
+      "%s  quasi-static contact law of the FE body (FE_Q(%d), %llu dofs, %llu cells, "
+      "h_contact %.3g m; %d candidate nodes within %.3g m of P)\n",
+      case_name.c_str(), law.degree, law.dofs, law.cells, law.h_contact, law.candidates,
+      law.candidate_radius);
+  out += cases::format(
+      "  mesh, K and its factorisation %.1f s, influence of the candidates %.1f s, law %.2f s\n",
+      law.setup_seconds, law.influence_seconds, law.law_seconds);
+  out += cases::format("  %12s %14s %14s %12s %8s %12s\n", "F [N]", "approach [m]", "Hertz's [m]",
+                       "F/F_Hertz", "nodes", "radius [m]");
+  for (std::size_t k = 0; k < law.points.size(); k += 3) {
+    const fem::StaticLawPoint& p = law.points[k];
+    out += cases::format("  %12.6g %14.6g %14.6g %12.6f %8d %12.4g\n", p.force, p.approach,
+                         p.hertz_approach, std::pow(p.hertz_approach / p.approach, 1.5),
+                         p.contact_nodes, p.contact_radius);
+  }
+  const auto percent = [](double value, double reference) { return 100 * (value / reference - 1); };
+  out +=
+      cases::format(" Quasi-static impact at %.6g m/s on this law (m = %.8g kg, the FE body's):\n",
+                    double(s["normal_speed"]), law.mass);
+  out += cases::format(
+      "  contact duration  %.6g s   Hertz %.6g s (%+.3f %%), on the FE body's mass %+.3f %%\n",
+      r.impact.contact_duration, double(s["hertz_contact_duration"]),
+      percent(r.impact.contact_duration, s["hertz_contact_duration"]),
+      percent(r.impact.contact_duration, s["hertz_contact_duration_body_mass"]));
+  out += cases::format(
+      "  peak force        %.6g N   Hertz %.6g N (%+.3f %%), on the FE body's mass %+.3f %%\n",
+      r.impact.peak_force, double(s["hertz_peak_force"]),
+      percent(r.impact.peak_force, s["hertz_peak_force"]),
+      percent(r.impact.peak_force, s["hertz_peak_force_body_mass"]));
+  out += cases::format("  written to %s, %s\n", r.law_file.c_str(), r.summary_file.c_str());
+  return out;
 }
 
 }  // namespace rebound::studies

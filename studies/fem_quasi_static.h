@@ -30,4 +30,9 @@ FemQuasiStatic run_quasi_static_into(const cases::Case& c, const std::string& di
                                      int extra_levels,
                                      const std::function<void(int, int)>& progress = {});
 
+// The law and its impact as `rebound fem --quasi-static` prints them: the FE space, the wall
+// times, every third point of the law beside Hertz's, the impact's duration and peak force
+// against Hertz's (also on the FE body's mass), and the files written.
+std::string quasi_static_text(const FemQuasiStatic& result, const std::string& case_name);
+
 }  // namespace rebound::studies

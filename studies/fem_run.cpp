@@ -8,6 +8,8 @@
 #include <filesystem>
 #include <optional>
 
+#include "cases/format.h"
+#include "cases/json_numbers.h"
 #include "meshes/meshes.h"
 #include "observables/files.h"
 #include "observables/output_folder.h"
@@ -150,6 +152,23 @@ StudyFemRun run_study_fem(const cases::Case& c, const std::string& directory, in
   }
   if (run.status == "interrupted") StopOnSignal::request();
   return run;
+}
+
+std::string fem_run_text(const FemRun& run, double cfl) {
+  const fem::Info& info = run.result.info;
+  return cases::format(
+             "FE space: FE_Q(%d), %llu dofs (%llu constrained), %llu cells, %llu nodes, %d "
+             "rank%s; time step %.6g s (lambda_max %.6g 1/s^2, cfl %g); %lld steps, end at "
+             "%.6g s, %zu frames\n",
+             info.degree, info.dofs, info.constrained_dofs, info.cells, info.nodes, info.ranks,
+             info.ranks == 1 ? "" : "s", info.time_step, info.lambda_max, cfl,
+             run.result.final.step, run.result.final.time, run.result.frames.size()) +
+         cases::format(
+             "stages of the run: mesh %.3f s, FE space, mass and time step %.3f s, time loop "
+             "%.3f s (%.3g DoF-steps/s), whole run %.3f s\n",
+             info.mesh_seconds, info.setup_seconds,
+             cases::number_or_nan(run.summary, "loop_wall_time"),
+             cases::number_or_nan(run.summary, "dof_steps_per_second"), run.result.wall_time);
 }
 
 }  // namespace rebound::studies

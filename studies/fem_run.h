@@ -26,6 +26,10 @@ struct FemRun {
   observables::History history;     // history.csv's columns (every step)
 };
 
+// `rebound fem -v`'s lines on a run: its FE space, time step, steps and frames, and the wall time
+// of each stage.
+std::string fem_run_text(const FemRun& run, double cfl);
+
 // The names a FEM run writes into its folder (observables::OutputFolder patterns).
 const std::vector<std::string>& fem_output_patterns();
 

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <filesystem>
 
+#include "cases/format.h"
 #include "cases/json_numbers.h"
 #include "observables/files.h"
 #include "observables/quantities.h"
@@ -13,16 +14,6 @@
 #include "studies/run_table.h"
 
 namespace rebound::studies {
-namespace {
-
-std::string value_text(double value) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%g", value);
-  return text;
-}
-
-}  // namespace
-
 void check_fem_sweep_resume(const cases::Case& base, const lumped::SweepRange& range,
                             const FemSweepOptions& o) {
   if (!o.resume) return;
@@ -70,13 +61,13 @@ FemSweepResult run_fem_sweep(const cases::Case& base, const lumped::SweepRange& 
   };
   std::vector<Point> points;
   for (const int i : fem_sweep_indices(range.count, o.count))
-    points.push_back(
-        {i,
-         range.value(i),
-         (fs::path(o.directory) / "sweep_fem" / (variable + "_" + value_text(range.value(i))))
-             .string(),
-         {},
-         false});
+    points.push_back({i,
+                      range.value(i),
+                      (fs::path(o.directory) / "sweep_fem" /
+                       (variable + "_" + cases::format_number(range.value(i), "%g")))
+                          .string(),
+                      {},
+                      false});
 
   std::vector<TableRow> kept;
   {
@@ -124,7 +115,7 @@ FemSweepResult run_fem_sweep(const cases::Case& base, const lumped::SweepRange& 
       Point& point = points[m];
       char label[96];
       std::snprintf(label, sizeof label, "  [%d/%d] %s = %s", m + 1, total, variable.c_str(),
-                    value_text(point.value).c_str());
+                    cases::format_number(point.value, "%g").c_str());
       if (point.reused) {
         failed += point.row["status"] != "completed";
         say(format("%s: %s earlier (reused)\n", label, point.row["status"].c_str()));

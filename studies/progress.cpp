@@ -18,17 +18,4 @@ std::string format_duration(double seconds) {
   return text;
 }
 
-std::string format(const char* pattern, ...) {
-  va_list arguments;
-  va_start(arguments, pattern);
-  va_list copy;
-  va_copy(copy, arguments);
-  const int length = std::vsnprintf(nullptr, 0, pattern, copy);
-  va_end(copy);
-  std::string text(length > 0 ? std::size_t(length) : 0, '\0');
-  if (length > 0) std::vsnprintf(text.data(), text.size() + 1, pattern, arguments);
-  va_end(arguments);
-  return text;
-}
-
 }  // namespace rebound::studies

@@ -5,6 +5,8 @@
 #include <functional>
 #include <string>
 
+#include "cases/format.h"
+
 namespace rebound::studies {
 
 // Progress text: whole lines end in '\n'; a run's line is started ("  [2/5] level 1: ") and
@@ -14,7 +16,7 @@ using Report = std::function<void(const std::string& text)>;
 // "42 s", "3 min 5 s", "1 h 02 min" ("?" when not finite or negative).
 std::string format_duration(double seconds);
 
-// printf-style formatting into a std::string (for report lines).
-std::string format(const char* pattern, ...) __attribute__((format(printf, 1, 2)));
+// printf-style formatting into a std::string (for report lines): the project's one formatter.
+using cases::format;
 
 }  // namespace rebound::studies

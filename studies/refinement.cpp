@@ -14,6 +14,7 @@
 #include <tuple>
 
 #include "cases/derived.h"
+#include "cases/format.h"
 #include "cases/json_numbers.h"
 #include "lumped/solve.h"
 #include "lumped/summary.h"
@@ -496,6 +497,84 @@ RefinementStudy run_refinement_study(const cases::Case& c, const RefinementOptio
   }
   if (root) observables::write_file_atomically(json_path, j.dump(2) + "\n");
   return study;
+}
+
+std::string refinement_table(const RefinementStudy& study) {
+  std::string out;
+  const auto cell = [](double value, const char* pattern) {
+    return std::isfinite(value) ? cases::format_number(value, pattern) : std::string("-");
+  };
+  out += format("\n%s: refinement study (%zu run%s)\n", study.case_name.c_str(), study.runs.size(),
+                study.runs.size() == 1 ? "" : "s");
+  out += format("  %5s %3s %5s %8s %10s %10s %9s %6s %9s %9s %9s %10s %10s %10s %11s  %s\n",
+                "level", "ref", "res", "dofs", "h_contact", "h_max", "dt", "steps", "wall", "psi2",
+                "e", "J_n", "J_t", "F_max", "t_c", "status");
+  out += format("  %5s %3s %5s %8s %10s %10s %9s %6s %9s %9s %9s %10s %10s %10s %11s\n", "", "", "",
+                "", "[m]", "[m]", "[s]", "", "", "", "", "[N s]", "[N s]", "[N]", "[s]");
+  for (const auto& run : study.runs) {
+    const auto v = [&](const char* q) {
+      return run.values.count(q) ? run.values.at(q) : std::numeric_limits<double>::quiet_NaN();
+    };
+    std::string status = run.status.empty() ? "not run" : run.status;
+    if (run.reused) status += " (reused)";
+    if (!run.message.empty()) status += ": " + run.message;
+    out += format("  %5d %3d %5g %8s %10s %10s %9s %6s %9s %9s %9s %10s %10s %10s %11s  %s\n",
+                  run.level, run.refinement, run.contact_resolution, cell(run.dofs, "%.0f").c_str(),
+                  cell(run.h_contact, "%.4g").c_str(), cell(run.h_max, "%.4g").c_str(),
+                  cell(run.time_step, "%.3g").c_str(), cell(run.steps, "%.0f").c_str(),
+                  std::isfinite(run.wall_time) ? format_duration(run.wall_time).c_str() : "-",
+                  cell(v("psi2"), "%.5f").c_str(), cell(v("e_newton"), "%.6f").c_str(),
+                  cell(v("normal_impulse"), "%.6g").c_str(),
+                  cell(v("tangential_impulse"), "%.4g").c_str(),
+                  cell(v("peak_normal_force"), "%.6g").c_str(),
+                  cell(v("contact_duration"), "%.6g").c_str(), status.c_str());
+  }
+  const bool hertz = !study.hertz.empty();
+  for (const auto& series : study.series) {
+    std::string what;
+    if (series.varied == "level") what = "levels";
+    if (series.varied == "refinement") what = "fem.refinement";
+    if (series.varied == "contact_resolution") what = "contact resolutions";
+    std::string fixed;
+    if (series.level >= 0) fixed += ", level " + std::to_string(series.level);
+    if (series.refinement >= 0) fixed += ", fem.refinement " + std::to_string(series.refinement);
+    if (series.contact_resolution > 0)
+      fixed += ", contact resolution " + cases::format_number(series.contact_resolution, "%g");
+    out += format(
+        "\n  Convergence over %s%s (h = %s): observed order p and Richardson value from the "
+        "last three runs\n",
+        what.c_str(), fixed.c_str(), series.h_measure.c_str());
+    out += format("  %-30s %12s %7s %12s %10s %12s", "quantity", "finest", "order", "Richardson",
+                  "error est", ("lumped " + study.lumped_model).c_str());
+    if (hertz) out += format(" %12s", "Hertz");
+    out += format("  status\n");
+    for (const auto& q : refinement_quantities()) {
+      const Convergence& conv = series.convergence.at(q);
+      const double lumped = study.lumped.count(q) ? study.lumped.at(q) : NAN;
+      out += format("  %-30s %12s %7s %12s %10s %12s", q.c_str(), cell(conv.finest, "%.6g").c_str(),
+                    cell(conv.order, "%.2f").c_str(), cell(conv.extrapolated, "%.6g").c_str(),
+                    cell(conv.error_estimate, "%.2g").c_str(), cell(lumped, "%.6g").c_str());
+      if (hertz)
+        out +=
+            format(" %12s", cell(study.hertz.count(q) ? study.hertz.at(q) : NAN, "%.6g").c_str());
+      out += format("  %s\n", conv.status.c_str());
+    }
+  }
+  if (!study.lumped_error.empty())
+    out += format("  (lumped reference unavailable: %s)\n", study.lumped_error.c_str());
+  return out;
+}
+
+std::string refinement_runs_text(const RefinementStudy& study) {
+  std::string out;
+  for (const auto& run : study.runs)
+    out += cases::format(
+        "run level %d, fem.refinement %d, resolution %g: %s%s, %.0f dofs, %.0f cells, %.0f steps, "
+        "%.3f s\n",
+        run.level, run.refinement, run.contact_resolution,
+        run.status.empty() ? "not run" : run.status.c_str(), run.reused ? " (reused)" : "",
+        run.dofs, run.cells, run.steps, run.wall_time);
+  return out;
 }
 
 }  // namespace rebound::studies

@@ -94,4 +94,12 @@ void check_refinement_resume(const cases::Case& c, const RefinementOptions& opti
 bool draw_refinement_plots(const std::string& directory, const std::string& title,
                            const Report& report);
 
+// The study as a screen table: one row per run (level, refinement, resolution, dofs, h, step,
+// wall time, the quantities, status) and, per series, each quantity's finest value, observed
+// order, Richardson value and error estimate beside the lumped model's and Hertz's.
+std::string refinement_table(const RefinementStudy& study);
+// `rebound refine -v`'s line per run: level, refinement, resolution, status, dofs, cells, steps,
+// wall time.
+std::string refinement_runs_text(const RefinementStudy& study);
+
 }  // namespace rebound::studies

@@ -10,6 +10,7 @@
 
 #include "lumped/halfspace.h"
 #include "tests/common/impact_checks.h"
+#include "tests/common/maw_sphere.h"
 
 using namespace rebound;
 using lumped::Configuration;
@@ -29,13 +30,7 @@ using rebound::cases::psi_scale;
 
 // Sphere (lambda = 5/9, theta = 0), nu = 0.3; alpha from Psi1 = 2(1-nu)/(mu(2-nu)) tan alpha.
 Configuration sphere(double psi1, double mu) {
-  Configuration c;
-  c.lambda = 5.0 / 9.0;
-  c.theta = 0;
-  c.friction = mu;
-  c.poisson_ratio = kNu;
-  c.incidence_angle = mu > 0 ? std::atan(psi1 / psi_scale(kNu, mu)) : 0.0;
-  return c;
+  return rebound::test::maw_sphere(psi1, mu, kNu);
 }
 
 HalfspaceOptions coupling(bool on) {

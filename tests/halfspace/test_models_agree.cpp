@@ -12,19 +12,14 @@
 #include "lumped/halfspace.h"
 #include "lumped/lai.h"
 #include "lumped/mdr.h"
+#include "tests/common/maw_sphere.h"
 
 using namespace rebound;
 
 namespace {
 
 lumped::Configuration sphere(double psi1) {
-  lumped::Configuration c;
-  c.lambda = 5.0 / 9.0;
-  c.theta = 0;
-  c.friction = 0.1;
-  c.poisson_ratio = 0.3;
-  c.incidence_angle = std::atan(psi1 / cases::psi_scale(c.poisson_ratio, c.friction));
-  return c;
+  return test::maw_sphere(psi1, 0.1);
 }
 
 double psi2(const lumped::Configuration& c, const lumped::Outcome& o) {

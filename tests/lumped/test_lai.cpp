@@ -9,6 +9,7 @@
 #include "lumped/lai.h"
 #include "lumped/normal_laws.h"
 #include "tests/common/impact_checks.h"
+#include "tests/common/maw_sphere.h"
 
 using namespace rebound::lumped;
 
@@ -21,12 +22,7 @@ namespace {
 using rebound::cases::psi_scale;
 
 Configuration sphere(double psi1, double mu = 0.5, double nu = 0.3) {
-  Configuration c;
-  c.lambda = 5.0 / 9.0;
-  c.theta = 0;
-  c.friction = mu;
-  c.poisson_ratio = nu;
-  c.incidence_angle = mu > 0 ? std::atan(psi1 / psi_scale(nu, mu)) : std::atan(psi1);
+  Configuration c = rebound::test::maw_sphere(psi1, mu, nu);
   c.relative_tolerance = 1e-11;
   return c;
 }

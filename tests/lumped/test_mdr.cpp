@@ -11,6 +11,7 @@
 #include "lumped/lai.h"
 #include "lumped/mdr.h"
 #include "tests/common/impact_checks.h"
+#include "tests/common/maw_sphere.h"
 
 using namespace rebound::lumped;
 
@@ -24,13 +25,7 @@ using rebound::cases::psi_scale;
 
 // Maw's sphere of docs/THEORY.md §9-10: nu = 0.3, lambda = 5/9, theta = 0, at a given Psi_1.
 Configuration sphere(double psi1, double mu = 0.1, double nu = 0.3) {
-  Configuration c;
-  c.lambda = 5.0 / 9.0;
-  c.theta = 0;
-  c.friction = mu;
-  c.poisson_ratio = nu;
-  c.incidence_angle = std::atan(psi1 / psi_scale(nu, mu));
-  return c;
+  return rebound::test::maw_sphere(psi1, mu, nu);
 }
 
 Outcome solve_with_springs(const Configuration& c, int springs) {

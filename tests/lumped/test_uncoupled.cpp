@@ -9,6 +9,7 @@
 
 #include "lumped/uncoupled.h"
 #include "tests/common/impact_checks.h"
+#include "tests/common/maw_sphere.h"
 
 namespace rebound::lumped {
 namespace {
@@ -21,12 +22,7 @@ double alpha_of_psi1(double psi1, double mu, double nu) {
 // The sphere of the Predicting Rebound thesis, sec. 5.3.1 (and the independent reference values of
 // docs/VALIDATION.md §4): nu = 0.3, mu = 0.5, lambda = 5/9.
 Configuration sphere(double psi1, double rtol = 1e-10) {
-  Configuration c;
-  c.lambda = 5.0 / 9.0;
-  c.theta = 0;
-  c.friction = 0.5;
-  c.poisson_ratio = 0.3;
-  c.incidence_angle = alpha_of_psi1(psi1, c.friction, c.poisson_ratio);
+  Configuration c = test::maw_sphere(psi1);
   c.relative_tolerance = rtol;
   return c;
 }
