@@ -1,7 +1,7 @@
 // Every solver checks its own result before anyone uses it: a rebound quantity that is not a
 // finite number, a kinetic energy that would have to be negative after the impact, energy created
 // by a model that cannot create it, or a contact that did not happen, make the result a failure
-// with a reason instead of a row of numbers (README "Failure behaviour").
+// with a reason instead of a row of numbers (docs/USAGE.md, "Failure behaviour").
 #pragma once
 
 #include <string>

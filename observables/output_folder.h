@@ -1,4 +1,4 @@
-// A run owns the output folder it writes (README "Failure behaviour"):
+// A run owns the output folder it writes (docs/USAGE.md, "Failure behaviour"):
 //  - a lock (flock on DIR/.rebound.lock, released by the kernel when the process ends, also on a
 //    crash) refuses a second run into the same folder while the first writes, naming it;
 //  - the files a previous run left there under the names this run writes (its patterns) are

@@ -1,6 +1,7 @@
-// The rebound quantities (seed 000 ch. 2 and sec. 5.2-5.4; PHYSICS sec. 3 and 5): one definition
-// of each, shared by every lumped model, the half-space model and the FEM. Every formula takes
-// the physical quantities it is defined from, in SI, so that a solver only has to supply them:
+// The rebound quantities (Lai 1999, ch. 2 and sec. 5.2-5.4; docs/THEORY.md sec. 4 and 5): one
+// definition of each, shared by every lumped model, the half-space model and the FEM. Every
+// formula takes the physical quantities it is defined from, in SI, so that a solver only has to
+// supply them:
 //   w    separation velocity of the contact point P (t, n), m/s (rigid-body velocity for the FEM)
 //   v0   approach velocity of P (t, n), m/s, v0.y() < 0
 //   J    impulse on the body at P (t, n), N s; J_c its normal part at the end of compression
@@ -22,7 +23,7 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 // ---- One formula per quantity -------------------------------------------------------------
 
-// Psi_2 of the rebound: 2(1 - nu) / (mu (2 - nu)) w_t / w_n (seed 000 eq. 5.64, the factor is
+// Psi_2 of the rebound: 2(1 - nu) / (mu (2 - nu)) w_t / w_n (Lai 1999, eq. 5.64, the factor is
 // cases::psi_scale); NaN when mu = 0 (Maw's angle is undefined without friction).
 double rebound_psi(const Eigen::Vector2d& separation_velocity, double poisson_ratio,
                    double friction);
@@ -71,7 +72,7 @@ struct Summary {
   std::string case_name;
   std::string solver;  // "lumped:<model>", "fem", ...
   ReboundQuantities quantities;
-  double effective_mass = kNaN;  // m of seed 000 eq. 3.35, kg
+  double effective_mass = kNaN;  // m of Lai 1999, eq. 3.35, kg
   // "completed"; the FEM also "incomplete" (the contact had not ended), "failed", "interrupted".
   std::string status = "completed";
   std::string message;                // why, when not completed

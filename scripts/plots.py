@@ -4,7 +4,8 @@
 Usage: python3 scripts/plots.py DIR [--title TEXT] [--mode pair|lumped|sweep|refinement]
 
 `rebound lumped`, `sweep`, `pair` and `refine` run this script themselves with the first of
-$REBOUND_PYTHON, /usr/bin/python3 and the python3 on PATH that has matplotlib (README.md, "Plots").
+$REBOUND_PYTHON, /usr/bin/python3 and the python3 on PATH that has matplotlib
+(docs/USAGE.md, "Plots").
 Exit status 3 when this interpreter has no (working) matplotlib: the caller then tries the next.
 
 Reads DIR/lumped/history.csv and, when present, DIR/fem/history.csv (the common columns of both

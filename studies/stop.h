@@ -2,7 +2,7 @@
 // flag instead of ending the process; every long loop polls it: the lumped solves through
 // lumped::SolveControl::stop, lumped::run_sweep, the FEM time loop through fem::RunOptions::
 // interrupt, and the studies between their runs. So a command stops cleanly wherever it is, says
-// so, exits 130 and keeps what it had written (README "Failure behaviour").
+// so, exits 130 and keeps what it had written (docs/USAGE.md, "Failure behaviour").
 #pragma once
 
 #include <atomic>

@@ -580,9 +580,10 @@ TEST(Cli, FuzzCorpusThroughCheck) {
   EXPECT_GT(rejected, 150);
 }
 
-// sweep owns its files in DIR (README "Failure behaviour"): its earlier plots are removed, the
-// files of pair or refine in the same folder and their manifest are not, manifest-sweep.json
-// lists sweep.csv; a second sweep while the first holds .rebound-sweep.lock is refused (exit 1).
+// sweep owns its files in DIR (docs/USAGE.md, "Failure behaviour"): its earlier plots are
+// removed, the files of pair or refine in the same folder and their manifest are not,
+// manifest-sweep.json lists sweep.csv; a second sweep while the first holds .rebound-sweep.lock
+// is refused (exit 1).
 TEST(Cli, SweepOwnsItsFilesInASharedFolder) {
   const fs::path dir = scratch("sweep-folder");
   fs::create_directories(dir / "plots");

@@ -466,7 +466,7 @@ class SharedPairRun : public ::testing::Test {
   static inline PairRun* run_ = nullptr;
 };
 
-// Seed 000 Table 6.1, Psi1 = 2, on the quick-start's coarse mesh (the README's main run).
+// Lai 1999, Table 6.1, Psi1 = 2, on the quick-start's coarse mesh (the README's main run).
 class PairQuick : public SharedPairRun<PairQuick> {
  protected:
   static void SetUpTestSuite() {

@@ -1,6 +1,6 @@
 // What the tests of the lumped-level models read off an Outcome (lumped/outcome.h), in Lai's
 // non-dimensional variables: Maw's Psi2, Newton's e and the kinetic energy lost, by their
-// definitions (seed 000 eqs. 5.63-5.64, 5.69, 5.70). One copy for tests/lumped and
+// definitions (Lai 1999, eqs. 5.63-5.64, 5.69, 5.70). One copy for tests/lumped and
 // tests/halfspace.
 #pragma once
 
