@@ -14,6 +14,7 @@
 #include "app/verbose.h"
 #include "cases/case.h"
 #include "cases/derived.h"
+#include "fem/targets/target.h"
 #include "meshes/meshes.h"
 #include "observables/files.h"
 
@@ -78,10 +79,6 @@ void print_table(const cases::Case& c, const meshes::MeshStatistics& s, const st
     levels += (k ? " " : "") + std::to_string(s.time_step_levels[k]);
   std::printf("  %-30s %s (level k: shortest edge in [2^k, 2^(k+1)) edge_min)\n",
               "cells by stable step level", levels.c_str());
-  std::printf(
-      "  %-30s %-14.4g (cells / sum_k n_k 2^-k: the most any subcycling can cut the "
-      "internal force's work)\n",
-      "local time stepping bound", s.local_time_stepping_bound);
   std::printf(" Output: %s\n", file.c_str());
 }
 
@@ -155,7 +152,7 @@ int command_mesh(const std::vector<std::string>& arguments) {
   meshes::MeshOptions options;
   try {
     meshes::place_body(c);
-    options = meshes::mesh_options(c, extra_levels);
+    options = fem::mesh_options(c, extra_levels);  // what the case's target needs refined
   } catch (const std::invalid_argument& error) {
     throw cases::CaseError(c.source, "body", std::string("cannot be meshed: ") + error.what());
   }
@@ -178,7 +175,7 @@ int command_mesh(const std::vector<std::string>& arguments) {
 
   meshes::Mesh mesh;
   try {
-    mesh = meshes::build_mesh(c, extra_levels, MPI_COMM_WORLD);
+    mesh = meshes::build_mesh(c, options, MPI_COMM_WORLD);
   } catch (const std::invalid_argument& error) {
     throw cases::CaseError(c.source, "body", std::string("cannot be meshed: ") + error.what());
   }
