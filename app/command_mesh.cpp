@@ -14,6 +14,7 @@
 #include "app/verbose.h"
 #include "cases/case.h"
 #include "cases/derived.h"
+#include "fem/targets/target.h"
 #include "meshes/meshes.h"
 #include "observables/files.h"
 
@@ -80,7 +81,7 @@ int command_mesh(const std::vector<std::string>& arguments) {
   meshes::MeshOptions options;
   try {
     meshes::place_body(c);
-    options = meshes::mesh_options(c, extra_levels);
+    options = fem::mesh_options(c, extra_levels);  // what the case's target needs refined
   } catch (const std::invalid_argument& error) {
     throw cases::CaseError(c.source, "body", std::string("cannot be meshed: ") + error.what());
   }
@@ -103,7 +104,7 @@ int command_mesh(const std::vector<std::string>& arguments) {
 
   meshes::Mesh mesh;
   try {
-    mesh = meshes::build_mesh(c, extra_levels, MPI_COMM_WORLD);
+    mesh = meshes::build_mesh(c, options, MPI_COMM_WORLD);
   } catch (const std::invalid_argument& error) {
     throw cases::CaseError(c.source, "body", std::string("cannot be meshed: ") + error.what());
   }

@@ -1,7 +1,7 @@
 // DoF-steps per second of the FEM time step (matrix-free internal force + contact + rigid-body
 // averaging), p = 1 and 2, on the ranks it is started with:
 //   build/bin/bench_fem [CASE] [--level K] [--steps N] [--repeats R] | --list-lanes
-// for every SIMD width of the internal force this build and CPU have (fem/elastic_operator.h),
+// for every SIMD width of the internal force this build and CPU have (fem/internal_force.h),
 // with the speed-up over one lane measured in the same run.
 //   mpirun -np 2 build/bin/bench_fem
 // The case (default cases/sphere-lai-psi2.json at its default resolution) is started from its
@@ -23,7 +23,7 @@
 
 #include "cases/case.h"
 #include "cases/derived.h"
-#include "fem/elastic_operator.h"
+#include "fem/internal_force.h"
 #include "fem/fem.h"
 
 namespace {

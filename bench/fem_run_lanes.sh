@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Whole FEM runs with two SIMD widths of the internal force (fem/elastic_operator.h), taking
+# Whole FEM runs with two SIMD widths of the internal force (fem/internal_force.h), taking
 # turns (A, B, A, B, ...) on the same ranks, and the wall-time ratio A / B of each pair; prints
 # one table (bench/fem_paired_runs.sh).
 #   bash bench/fem_run_lanes.sh [CASE] [--ranks N] [--pairs K] [--lanes A,B]

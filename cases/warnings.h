@@ -12,7 +12,7 @@
 
 namespace rebound::cases {
 
-// Limits of the warnings (docs: README "Failure behaviour").
+// Limits of the warnings (docs/USAGE.md, "Failure behaviour").
 // Hertz's theory assumes a contact radius small beside the radius of curvature: a_max / R.
 constexpr double kHertzContactRatioLimit = 0.1;
 // Impact speed over the bar-wave speed c0 = sqrt(E / rho) beyond which an elastic, quasi-static

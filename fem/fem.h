@@ -1,18 +1,19 @@
-// 3-D explicit elastodynamics of a body hitting the rigid plane y = 0 (deal.II, matrix-free,
-// MPI + p4est). See docs/FEM.md.
+// 3-D explicit elastodynamics of a body striking its target (deal.II, matrix-free, MPI + p4est).
+// See docs/FEM.md and docs/THEORY.md §11.
 //
-// Frame (cases/derived.h): x = t, y = n (plane normal, into the body), z = b; P at the origin.
+// Frame (cases/derived.h): x = t, y = n (the target's normal at P, into the body), z = b; P, the
+// first point of contact, at the origin.
 //
-// Method in one paragraph: small-strain isotropic linear elasticity with FESystem(FE_Q(p), 3),
+// Method in one paragraph: the body's material (fem/materials/) with FESystem(FE_Q(p), 3),
 // p = 1, 2, on the meshes module's triangulation, with hanging-node constraints. The geometry is
 // the isoparametric interpolant of MappingQ(p) with hanging support points made conforming
 // (MappingQCache from a position vector on which the constraints were distributed), so linear
 // fields are exactly in the FE space (patch test, exact rigid modes). Internal force f = K u by
-// a matrix-free FEEvaluation<3, p, p+1, 3> kernel (fem/elastic_operator.h, SIMD over cells).
+// a matrix-free FEEvaluation<3, p, p+1, 3> kernel (fem/internal_force.h, SIMD over cells).
 // Diagonal mass: row sum of the consistent mass for p = 1, Gauss-Lobatto collocation for p = 2,
 // assembled through the constraints (mass is conserved across hanging nodes). Velocity Verlet with
-// a kinematic node-to-plane contact (predictor-corrector) and Coulomb friction on the half-step
-// velocity.
+// the target's contact (fem/targets/: the rigid plane's kinematic node-to-plane contact,
+// predictor-corrector, with Coulomb friction on the half-step velocity).
 #pragma once
 
 #include <mpi.h>
@@ -36,25 +37,12 @@ namespace rebound::fem {
 
 struct SolverOptions {
   int extra_levels = 0;            // global levels added to fem.refinement (the --level option)
-  bool contact = true;             // false: free flight (no plane)
+  bool contact = true;             // false: free flight (no contact with the target)
   double time_step = 0;            // > 0: use this step instead of the estimate
   int power_iterations = 40;       // for lambda_max(M^-1 K)
   double time_step_margin = 1.02;  // lambda_max estimate multiplied by this before dt
   unsigned int simd_lanes = 0;     // cells per SIMD batch of the internal force (0:
-                                   // $REBOUND_SIMD_LANES, else the widest; elastic_operator.h)
-  // "global" (empty) | "lts-leapfrog": the leapfrog local time stepping of
-  // fem/local_time_stepping.h | "multirate": the multirate leapfrog of docs/FEM.md, measured and
-  // not adopted (unstable at the default cfl; only bench/bench_fem_local and the tests use it).
-  // max_time_step_level: no cell steps more than 2^this fine steps at once.
-  std::string time_stepping;
-  int max_time_step_level = 30;
-  // "lts-leapfrog" only (fem/local_time_stepping.h): the damping nu of level 1 (0.1: the 1-D
-  // reference, scripts/lts_leapfrog_reference.py, is stable at cfl 0.9 and 0.95 on all its 66
-  // bars; with 0.02, 1 and 5 of them are unstable), and what the contact holds
-  // inside the substeps: "none", "normal" (the normal dof of every node on the plane) or
-  // "stick" (and the tangential dofs of the nodes that stuck).
-  double local_damping = 0.1;
-  std::string local_contact_hold = "normal";
+                                   // $REBOUND_SIMD_LANES, else the widest; internal_force.h)
 };
 
 struct Info {
@@ -62,36 +50,13 @@ struct Info {
   unsigned int simd_lanes = 1;  // cells per SIMD batch of the internal force
   unsigned long long dofs = 0, cells = 0, nodes = 0, constrained_dofs = 0, boundary_nodes = 0;
   int ranks = 1;
-  double lambda_max = 0;  // estimate of the largest eigenvalue of M^-1 K, 1/s^2
-  double time_step = 0;   // s: one step() (local: the coarsest level's step)
-  // Local time stepping (docs/FEM.md): "global" or "lts-leapfrog"; the fine step (= time_step for
-  // global), fine steps per step() (2^levels), and per level l (cells stepping 2^l fine steps
-  // at once): its cells, its nodes, and the largest eigenvalue of M^-1 K_l of its cells alone.
-  std::string time_stepping = "global";
-  double fine_time_step = 0;  // s
-  // s: the time one contact impulse acts over (global and "lts-leapfrog": a step(); "multirate": a
-  // fine step, where its contact acts)
-  double contact_time_step = 0;
-  long long substeps = 1;
-  std::vector<unsigned long long> level_cells, level_nodes;
-  std::vector<double> level_lambda_max;
-  std::vector<std::vector<unsigned long long>> level_cells_by_rank;  // [rank][level]
-  // cells of levels >= 1 sharing a vertex (so dofs) with a level-0 cell: an estimate of the
-  // overlap a two-level leapfrog LTS evaluates at every fine step besides the level-0 cells (the
-  // scheme built counts its evaluations exactly: local_cell_evaluations)
-  unsigned long long level0_neighbour_cells = 0;
-  // "lts-leapfrog" (fem/local_time_stepping.h): cell evaluations per coarse step over the global
-  // leapfrog's at the fine step (the internal force's work, global / local = its inverse);
-  // H^2 1.02 lambda_max(M^-1 K_G) / 4 (stable: <= 1); the damping nu of level 1.
-  double local_cell_evaluations = 1, local_stability = 0, local_damping = 0;
-  // local_stability of every number of levels tried, the first with the most (a value > 1 made
-  // the solver try one level fewer; the last is local_stability)
-  std::vector<double> local_stability_tried;
+  double lambda_max = 0;                   // estimate of the largest eigenvalue of M^-1 K, 1/s^2
+  double time_step = 0;                    // s
   double total_mass_lumped = 0;            // sum of the diagonal mass (one component), kg
   double total_mass_quadrature = 0;        // the same mass integrated cell by cell, kg
   double min_nodal_mass = 0;               // over unconstrained nodes, kg
   double lowest_node = 0;                  // min y of the nodes, m
-  double lambda_mesh = 0, theta_mesh = 0;  // PHYSICS sec. 2 of the FE body (mesh_mass_properties)
+  double lambda_mesh = 0, theta_mesh = 0;  // THEORY §2 of the FE body (mesh_mass_properties)
   double mesh_seconds = 0, setup_seconds = 0;
   nlohmann::json mesh_statistics;
   // Of the FE body itself: its lumped nodal masses at the nodes (what the rigid-body averaging
@@ -99,7 +64,8 @@ struct Info {
   cases::MassProperties mesh_mass_properties;
 };
 
-// Rigid-body averaging of the current state (PHYSICS sec. 5) and the contact of the last step.
+// Rigid-body averaging of the current state (THEORY §11; Lai 1999, §6.2) and the contact of the
+// last step.
 struct State {
   double time = 0;
   long long step = 0;
@@ -122,10 +88,9 @@ struct State {
   double step_normal_contact_loss = 0;  // kinetic energy removed by the normal correction, J
   int contact_nodes = 0;
   double contact_area = 0;  // sum of the nodal boundary areas of the contact nodes, m^2
-  // times of the first and last fine step with a contact force during the last step (NaN: none)
-  double first_contact_time = std::numeric_limits<double>::quiet_NaN();
-  double last_contact_time = std::numeric_limits<double>::quiet_NaN();
-  double lowest_boundary_height = 0;  // min y over unconstrained boundary nodes, m
+  // the smallest gap to the target (Target::gap) over unconstrained boundary nodes (the rigid
+  // plane: their lowest height), m
+  double lowest_boundary_height = 0;
   bool finite = true;
 };
 
@@ -154,15 +119,13 @@ class Solver {
   // u = G X (+ 0), K u, stress at quadrature points. Leaves the state untouched.
   virtual PatchTestResult patch_test(const Eigen::Matrix3d& gradient) = 0;
   // For benchmarks: wall seconds (the slowest rank's) of `applications` evaluations of the
-  // internal force K u on the current displacement into a scratch vector: every cell with
-  // global time stepping; with "lts-leapfrog" K_G u (one coarse step's internal force); with
-  // "multirate" the levels l <= up_to_level (each with its weight 2^l, as a fine step where
-  // they are due evaluates them; -1: every level). Leaves the state untouched. Collective.
-  virtual double time_internal_force(int applications, int up_to_level = -1) = 0;
+  // internal force K u on the current displacement into a scratch vector. Leaves the state
+  // untouched. Collective.
+  virtual double time_internal_force(int applications) = 0;
   // For benchmarks: wall seconds (the slowest rank's) of `applications` formations of the state
   // from u, v and the last contact (the rigid-body sums over the nodes, the lowest boundary node
-  // and their reduction over the ranks: what global stepping does at every step and the
-  // multirate step once per coarse step). Leaves the state untouched. Collective.
+  // and their reduction over the ranks: what every step does). Leaves the state untouched.
+  // Collective.
   virtual double time_state_averages(int applications) = 0;
   // Writes directory/solution_NNNN.vtu (+ .pvtu) with displacement, velocity, stress, von Mises,
   // contact force and pressure, subdomain. Returns the .pvtu name (relative). Collective.
@@ -178,8 +141,6 @@ struct HistoryRow : observables::ContactPointSample {
   double contact_area, contact_node_velocity_t, contact_node_velocity_n;
   double center_velocity_t, center_velocity_n, spin, normal_force_smoothed;
   double binormal_impulse, lowest_boundary_height, normal_contact_loss;
-  // State::first/last_contact_time of the row's step (not written to history.csv)
-  double first_contact_time, last_contact_time;
 };
 // history.csv's columns in memory, and the file (decimated to at most max_rows rows).
 observables::History history_table(const std::vector<HistoryRow>& rows);
@@ -219,7 +180,7 @@ struct RunResult {
   double wall_time = 0;
 };
 
-// Runs the case from its rigid-body initial state (PHYSICS sec. 5) to the end-time rule.
+// Runs the case from its rigid-body initial state (THEORY §11) to the end-time rule.
 // Collective; every rank returns the same result (the history is replicated).
 RunResult run(const cases::Case& c, const RunOptions& options, MPI_Comm communicator);
 

@@ -1,5 +1,5 @@
 // deal.II's cell evaluation factories for one SIMD width wider than the library's (see
-// elastic_operator_lanes.cpp, compiled beside it for each width).
+// internal_force_lanes.cpp, compiled beside it for each width).
 #include "fem/simd_lanes.h"  // first: sets deal.II's SIMD width for this unit
 // clang-format off
 #include <deal.II/matrix_free/fe_evaluation.h>

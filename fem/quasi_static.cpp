@@ -236,6 +236,60 @@ ContactSolution solve_contact(const Eigen::MatrixXd& W, const Eigen::VectorXd& g
   throw std::runtime_error("quasi-static contact law: the active set did not settle");
 }
 
+// The influence of the candidate nodes on one another: W(:, j) their normal displacements under a
+// unit normal force at j, mean_unit(j) the mass-weighted mean normal displacement it gives; w and
+// mean_body the same for the body force of unit deceleration (b = 1: -m_i on every node's normal
+// dof). One back-substitution each; the stop flag is read before each.
+struct Influence {
+  Eigen::MatrixXd W;
+  Eigen::VectorXd w, mean_unit;
+  double mean_body = 0;
+};
+
+Influence influence_solves(StaticBody& body, const std::vector<Node>& nodes,
+                           const std::vector<int>& candidates, double mass,
+                           const StaticLawOptions& options) {
+  const int n = int(candidates.size());
+  const auto mean_normal = [&](const Vector<double>& x) {
+    double sum = 0;
+    for (const Node& node : nodes) sum += node.mass * x(node.dof[1]);
+    return sum / mass;
+  };
+  Influence in;
+  in.W.resize(n, n);
+  in.w.resize(n);
+  in.mean_unit.resize(n);
+  Vector<double> rhs(body.dofs()), x(body.dofs());
+  for (int j = 0; j < n; ++j) {
+    if (options.stop && options.stop->load())
+      throw QuasiStaticInterrupted("quasi-static contact law interrupted after " +
+                                   std::to_string(j) + " of " + std::to_string(n + 1) +
+                                   " influence solves");
+    if (options.progress) options.progress(j, n + 1);
+    rhs = 0;
+    rhs(nodes[candidates[j]].dof[1]) = 1;
+    body.solve(rhs, x);
+    for (int i = 0; i < n; ++i) in.W(i, j) = x(nodes[candidates[i]].dof[1]);
+    in.mean_unit[j] = mean_normal(x);
+  }
+  rhs = 0;
+  for (const Node& node : nodes) rhs(node.dof[1]) = -node.mass;
+  body.solve(rhs, x);
+  for (int i = 0; i < n; ++i) in.w[i] = x(nodes[candidates[i]].dof[1]);
+  in.mean_body = mean_normal(x);
+  if (options.progress) options.progress(n + 1, n + 1);
+  return in;
+}
+
+void check_force_fractions(const std::vector<double>& fractions) {
+  if (fractions.empty())
+    throw std::invalid_argument("quasi-static contact law: no body forces asked for");
+  for (std::size_t k = 0; k < fractions.size(); ++k)
+    if (!(fractions[k] > 0) || (k > 0 && !(fractions[k] > fractions[k - 1])))
+      throw std::invalid_argument(
+          "quasi-static contact law: the body forces must be positive and increasing");
+}
+
 }  // namespace
 
 std::vector<double> default_force_fractions() {
@@ -247,13 +301,7 @@ std::vector<double> default_force_fractions() {
 }
 
 StaticLaw static_contact_law(const cases::Case& c, const StaticLawOptions& options) {
-  if (options.force_fractions.empty())
-    throw std::invalid_argument("quasi-static contact law: no body forces asked for");
-  for (std::size_t k = 0; k < options.force_fractions.size(); ++k)
-    if (!(options.force_fractions[k] > 0) ||
-        (k > 0 && !(options.force_fractions[k] > options.force_fractions[k - 1])))
-      throw std::invalid_argument(
-          "quasi-static contact law: the body forces must be positive and increasing");
+  check_force_fractions(options.force_fractions);
   Timer timer;
   const cases::Derived d = cases::derive(c);
   const double E_star = d.hertz.contact_modulus;
@@ -300,40 +348,14 @@ StaticLaw static_contact_law(const cases::Case& c, const StaticLawOptions& optio
   law.candidates = n;
   if (n < 4) throw std::runtime_error("quasi-static contact law: fewer than 4 candidate nodes");
 
-  // Influence: W(:, j) the candidates' normal displacements under a unit normal force at j;
-  // mean(j) the mass-weighted mean normal displacement it gives; the same for the body force of
-  // unit deceleration (b = 1: -m_i on every node's normal dof).
-  const auto mean_normal = [&](const Vector<double>& x) {
-    double sum = 0;
-    for (const Node& node : nodes) sum += node.mass * x(node.dof[1]);
-    return sum / mass;
-  };
-  Eigen::MatrixXd W(n, n);
-  Eigen::VectorXd w(n), mean_unit(n), y(n);
-  double mean_body = 0;
-  {
-    Timer influence;
-    Vector<double> rhs(body.dofs()), x(body.dofs());
-    for (int j = 0; j < n; ++j) {
-      if (options.stop && options.stop->load())
-        throw QuasiStaticInterrupted("quasi-static contact law interrupted after " +
-                                     std::to_string(j) + " of " + std::to_string(n + 1) +
-                                     " influence solves");
-      if (options.progress) options.progress(j, n + 1);
-      rhs = 0;
-      rhs(nodes[candidates[j]].dof[1]) = 1;
-      body.solve(rhs, x);
-      for (int i = 0; i < n; ++i) W(i, j) = x(nodes[candidates[i]].dof[1]);
-      mean_unit[j] = mean_normal(x);
-    }
-    rhs = 0;
-    for (const Node& node : nodes) rhs(node.dof[1]) = -node.mass;
-    body.solve(rhs, x);
-    for (int i = 0; i < n; ++i) w[i] = x(nodes[candidates[i]].dof[1]);
-    mean_body = mean_normal(x);
-    if (options.progress) options.progress(n + 1, n + 1);
-    law.influence_seconds = influence.wall_time();
-  }
+  Timer influence_timer;
+  Influence influence = influence_solves(body, nodes, candidates, mass, options);
+  law.influence_seconds = influence_timer.wall_time();
+  Eigen::MatrixXd& W = influence.W;
+  const Eigen::VectorXd& w = influence.w;
+  const Eigen::VectorXd& mean_unit = influence.mean_unit;
+  const double mean_body = influence.mean_body;
+  Eigen::VectorXd y(n);
   // Maxwell-Betti: W is symmetric, and the body force's displacement at j equals minus the mass
   // times the mean displacement a unit force at j gives (the same K, loads and masses on both
   // sides), both up to the factorisation's round-off.

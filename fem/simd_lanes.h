@@ -5,7 +5,7 @@
 // compiled for may be named here: 128 bits, SSE2, which every x86-64 CPU has (linked into
 // fem); 256 bits, AVX2 + FMA, compiled with -mavx2 -mfma into the separate module
 // rebound_fem_avx2; 512 bits, AVX-512F, compiled with -mavx512f into rebound_fem_avx512. A
-// module is loaded only on a CPU that has its instructions (fem/elastic_operator.cpp).
+// module is loaded only on a CPU that has its instructions (fem/internal_force.cpp).
 // The types these units instantiate carry the width in their names (VectorizedArray<double,
 // 2>), so they cannot be confused with the library's one-lane instantiations.
 // REBOUND_SIMD_LANES is the number of doubles per vector (2, 4 or 8).

@@ -41,7 +41,7 @@ observables::ReboundQuantities rebound_quantities(const cases::Case& c, const ca
 // non-dimensional results, prescribed and achieved restitution).
 observables::Summary summary(const cases::Case& c, const cases::Derived& d, const Outcome& outcome);
 
-// summary.json content (README "rebound lumped outputs"): to_json(summary(c, d, outcome)).
+// summary.json content (docs/USAGE.md, "rebound lumped outputs"): to_json(summary(c, d, outcome)).
 nlohmann::json summary_json(const cases::Case& c, const cases::Derived& d, const Outcome& outcome);
 
 }  // namespace rebound::lumped

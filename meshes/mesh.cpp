@@ -38,7 +38,7 @@ Placement place_body(const cases::Case& c) {
     p.axis = Tensor<1, 3>({0.0, 1.0, 0.0});
     p.lateral = Tensor<1, 3>({1.0, 0.0, 0.0});
   } else {
-    // P on the touching cap, PG at angle theta to n (seed 000 eqs. 5.76-5.78, the same axis as
+    // P on the touching cap, PG at angle theta to n (Lai 1999, eqs. 5.76-5.78, the same axis as
     // cases::mass_properties).
     p.axis_angle = cases::capsule_axis_angle(p.radius, p.length, c.impact.theta);
     if (!(std::abs(p.axis_angle) < cases::kMeshMaxAxisAngle))

@@ -56,7 +56,7 @@ struct Placement {
   cases::Shape shape = cases::Shape::sphere;
   double radius = 0;             // R, m
   double length = 0;             // L between cap centres (0 for a sphere), m
-  double axis_angle = 0;         // phi: angle between the axis and n (seed 000 eq. 5.78), rad
+  double axis_angle = 0;         // phi: angle between the axis and n (Lai 1999, eq. 5.78), rad
   Point contact_point;           // P = origin
   Point contact_cap_centre;      // (0, R, 0)
   Point far_cap_centre;          // contact_cap_centre + L axis
@@ -76,7 +76,7 @@ struct MeshOptions {
   int global_levels = cases::FemOptions{}.refinement;  // uniform refinements of the coarse mesh
                                                        // before the contact refinement
   int extra_levels = 0;       // uniform refinements of the finished mesh (--level K)
-  double contact_radius = 0;  // a_max (Hertz, PHYSICS sec. 6), m
+  double contact_radius = 0;  // a_max (Hertz; THEORY §3), m
   // cells within a_max of P: diameter <= a_max / resolution (fem.contact_resolution)
   double contact_resolution = cases::FemOptions{}.contact_resolution;
   double grading = 1.0;  // further out: diameter <= h_c + grading * (distance - a_max)
@@ -121,7 +121,7 @@ struct MeshStatistics {
   Eigen::Vector3d centroid = Eigen::Vector3d::Zero(), centroid_exact = Eigen::Vector3d::Zero();
   Eigen::Matrix3d inertia_central = Eigen::Matrix3d::Zero();
   Eigen::Matrix3d inertia_exact = Eigen::Matrix3d::Zero();
-  double lambda = 0, theta = 0, lambda_exact = 0, theta_exact = 0;  // PHYSICS sec. 2
+  double lambda = 0, theta = 0, lambda_exact = 0, theta_exact = 0;  // THEORY §2
   double contact_offset = 0, contact_offset_exact = 0;              // |PG|
   double radius_of_gyration = 0, radius_of_gyration_exact = 0;      // about b
   // sizes (vertex-based cell diameters)
@@ -136,16 +136,10 @@ struct MeshStatistics {
   double wave_speed = 0, contact_duration = 0, cfl = 0;
   std::array<double, 2> stable_time_step_estimate{{0, 0}};
   std::array<double, 2> steps_for_contact{{0, 0}};
-  // Local time stepping (subcycling) measured on the mesh: time_step_levels[k] counts the cells
-  // whose shortest edge lies in [2^k, 2^(k+1)) edge_min, i.e. whose own stable step is 2^k times
-  // the global one (within a factor 2). Subcycled, the cells of level k are updated 2^-k as
-  // often as with the global step, so the element work falls from cells to
-  // sum_k n_k 2^-k: local_time_stepping_bound = cells / sum_k n_k 2^-k is the most any
-  // power-of-two subcycling can cut the internal force's work on this mesh. The step's wall time
-  // also has per-node work, so the wall-time ratio (global / local) is at most this bound over
-  // the internal force's share of the global step (bench_fem's "K u share").
+  // The mesh's grading in stable steps: time_step_levels[k] counts the cells whose shortest edge
+  // lies in [2^k, 2^(k+1)) edge_min, i.e. whose own stable step is 2^k times the global one
+  // (within a factor 2). The global step is set by level 0 (the contact zone's cells).
   std::vector<unsigned long long> time_step_levels;
-  double local_time_stepping_bound = 1;
   double seconds = 0;  // wall time of build_mesh (statistics included)
 };
 

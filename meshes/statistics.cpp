@@ -145,7 +145,7 @@ MeshStatistics compute_statistics(const cases::Case& c, const Placement& placeme
   second -= s.volume * shift * shift.transpose();
   s.inertia_central = rho * (second.trace() * Eigen::Matrix3d::Identity() - second);
 
-  // Planar inertia from the mesh (PHYSICS sec. 2): m_B, k about b = z, |PG| and its angle.
+  // Planar inertia from the mesh (THEORY §2): m_B, k about b = z, |PG| and its angle.
   const Eigen::Vector3d& g = s.centroid;  // G - P, P at the origin
   s.contact_offset = std::hypot(g[0], g[1]);
   const double angle = std::atan2(-g[0], g[1]);
@@ -208,11 +208,7 @@ MeshStatistics compute_statistics(const cases::Case& c, const Placement& placeme
     levels.resize(std::size_t(top) + 1);
     dealii::Utilities::MPI::sum(dealii::ArrayView<const unsigned long long>(levels), comm,
                                 dealii::ArrayView<unsigned long long>(levels));
-    double work = 0;
-    for (std::size_t k = 0; k < levels.size(); ++k)
-      work += double(levels[k]) * std::ldexp(1.0, -int(k));
     s.time_step_levels = levels;
-    s.local_time_stepping_bound = work > 0 ? double(s.cells) / work : 1.0;
   }
   for (int p = 1; p <= 2; ++p) {
     s.stable_time_step_estimate[p - 1] =
@@ -343,7 +339,6 @@ nlohmann::json to_json(const MeshStatistics& s) {
                                     {"p2", s.stable_time_step_estimate[1]}};
   j["steps_for_contact"] = {{"p1", s.steps_for_contact[0]}, {"p2", s.steps_for_contact[1]}};
   j["time_step_levels"] = s.time_step_levels;
-  j["local_time_stepping_bound"] = s.local_time_stepping_bound;
   j["ranks"] = s.ranks;
   j["seconds"] = s.seconds;
   return j;

@@ -73,10 +73,6 @@ std::string mesh_table(const cases::Case& c, const MeshStatistics& s, const std:
     levels += (k ? " " : "") + std::to_string(s.time_step_levels[k]);
   out += cases::format("  %-30s %s (level k: shortest edge in [2^k, 2^(k+1)) edge_min)\n",
                        "cells by stable step level", levels.c_str());
-  out += cases::format(
-      "  %-30s %-14.4g (cells / sum_k n_k 2^-k: the most any subcycling can cut the "
-      "internal force's work)\n",
-      "local time stepping bound", s.local_time_stepping_bound);
   out += cases::format(" Output: %s\n", file.c_str());
   return out;
 }

@@ -109,8 +109,6 @@ const std::vector<std::pair<std::string, std::string>>& unit_table() {
       {"constrained_dofs", "1"},
       {"extra_levels", "1"},
       {"simd_lanes", "1"},
-      {"fine_steps", "1"},
-      {"fine_time_step", "s"},
       {"end_time", "s"},
       {"loop_wall_time", "s"},
       {"dof_steps_per_second", "1/s"},
@@ -189,18 +187,8 @@ const std::vector<std::pair<std::string, std::string>>& unit_table() {
       {"mesh.steps_for_contact.p1", "1"},
       {"mesh.steps_for_contact.p2", "1"},
       {"mesh.time_step_levels", "1"},
-      {"mesh.local_time_stepping_bound", "1"},
       {"mesh.ranks", "1"},
       {"mesh.seconds", "s"},
-      {"local_time_stepping.substeps", "1"},
-      {"local_time_stepping.level_cells", "1"},
-      {"local_time_stepping.level_nodes", "1"},
-      {"local_time_stepping.level_lambda_max", "1/s^2"},
-      {"local_time_stepping.level_cells_by_rank", "1"},
-      {"local_time_stepping.cell_evaluations", "1"},
-      {"local_time_stepping.stability", "1"},
-      {"local_time_stepping.stability_tried", "1"},
-      {"local_time_stepping.damping", "1"},
   };
   return table;
 }

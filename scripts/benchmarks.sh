@@ -21,19 +21,6 @@ fem_run_top=""
 top_lanes=""
 lts=""
 grading=""
-multirate=""
-multirate07=""
-multirate_hertz=""
-multirate_scan=""
-multirate_bar=""
-multirate_bar3=""
-multirate_energy=""
-multirate_energy3d=""
-lts_leapfrog=""
-lts_leapfrog_hertz=""
-lts_leapfrog_quick=""
-lts_leapfrog_quick2=""
-lts_leapfrog_bar=""
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 if [ -x build/bin/bench_fem ]; then
   fem=$(build/bin/bench_fem 2>&1 || true)
@@ -42,44 +29,18 @@ if [ -x build/bin/bench_fem ]; then
   top_lanes=$(build/bin/bench_fem --list-lanes | tail -2 | paste -sd, -)
   fem_run_top=$(bash bench/fem_run_lanes.sh --lanes "$top_lanes" --pairs 3 2>&1 || true)
   fem_run_o3=$(bash bench/fem_run_optimisation.sh 2>&1 || true)
-  # The local time stepping bound of each shipped FEM case's default mesh (rebound mesh).
+  # The stable-step levels of each shipped FEM case's default mesh (rebound mesh) and the bound
+  # of subcycling on it.
   mesh_dir=$(mktemp -d)
   lts=$(for c in sphere-lai-psi2 hertz-steel-sphere rod-lai-a; do
     printf '| %s | ' "$c"
     build/bin/rebound mesh "cases/$c.json" -o "$mesh_dir" |
       awk '/^  cells  /{cells=$2} /cells by stable step level/{sub(/^ *cells by stable step level */,""); sub(/ \(level.*/,""); levels=$0}
-           /local time stepping bound/{bound=$5} END{printf "%s | %s | %s |\n", cells, levels, bound}'
+           END{n=split(levels, count, " "); work=0; for (k=1; k<=n; k++) work+=count[k]/2^(k-1);
+               printf "%s | %s | %.4g |\n", cells, levels, cells/work}'
   done)
   rm -rf "$mesh_dir"
   grading=$(build/bin/bench_mesh_grading 2>&1 || true)
-  # The multirate leapfrog (docs/FEM.md, "Local time stepping"): against global stepping on the
-  # default run at the default cfl and at cfl 0.7, and on the quick case over 2 ms per cfl.
-  multirate=$(mpirun -np 2 build/bin/bench_fem_local cases/sphere-lai-psi2.json --max-levels 1,2,30 2>/dev/null || true)
-  multirate07=$(mpirun -np 2 build/bin/bench_fem_local cases/sphere-lai-psi2.json --max-levels 1,2 --cfl 0.7 2>/dev/null || true)
-  # The most favourable mesh of bench_mesh_grading (fem.refinement 3): local stepping below its
-  # resonance (cfl 0.7) against global stepping at the default cfl, in one run.
-  multirate_refined=$(mpirun -np 2 build/bin/bench_fem_local cases/sphere-lai-psi2.json --refinement 3 --max-levels 1,2 --cfl 0.7 --global-cfl 0.9 2>/dev/null || true)
-  multirate_hertz=$(mpirun -np 2 build/bin/bench_fem_local cases/hertz-steel-sphere.json --max-levels 1,2 --cfl 0.7 2>/dev/null || true)
-  multirate_scan=$(for c in 0.7 0.75 0.82 0.9; do
-    build/bin/bench_fem_local cases/sphere-lai-psi2-quick.json --max-levels 1 --end-time 2e-3 --cfl "$c" 2>/dev/null || true
-    echo
-  done)
-  multirate_bar=$(/usr/bin/python3 scripts/multirate_stability.py 2>&1 || true)
-  multirate_bar3=$(/usr/bin/python3 scripts/multirate_stability.py --levels 3 --cfl 0.7,0.75,0.78,0.8,0.82,0.85,0.9 2>&1 || true)
-  # The energy measure under the multirate step: O(dt^2) and bounded in 1-D, O(dt^2) in 3-D.
-  multirate_energy=$(/usr/bin/python3 scripts/multirate_stability.py --cfl 0.125,0.25,0.35,0.5,0.7 --energy 20000 2>&1 || true)
-  multirate_energy3d=$(for c in 0.35 0.7; do
-    build/bin/bench_fem_local cases/sphere-lai-psi2-quick.json --max-levels 1 --end-time 5e-4 --cfl "$c" 2>/dev/null || true
-    echo
-  done)
-  # The leapfrog local time stepping of Diaz & Grote (fem/local_time_stepping.h) with each way of
-  # holding the contact inside its substeps: the default run, the frictionless Hertz impact, the
-  # quick case, and its 1-D reference.
-  lts_leapfrog=$(mpirun -np 2 build/bin/bench_fem_local cases/sphere-lai-psi2.json --scheme lts-leapfrog --max-levels 1,2 --hold none,normal,stick 2>/dev/null || true)
-  lts_leapfrog_hertz=$(mpirun -np 2 build/bin/bench_fem_local cases/hertz-steel-sphere.json --scheme lts-leapfrog --max-levels 1,2 --hold none,normal 2>/dev/null || true)
-  lts_leapfrog_quick=$(build/bin/bench_fem_local cases/sphere-lai-psi2-quick.json --scheme lts-leapfrog --max-levels 1,2 --hold none,normal,stick 2>/dev/null || true)
-  lts_leapfrog_quick2=$(mpirun -np 2 build/bin/bench_fem_local cases/sphere-lai-psi2-quick.json --scheme lts-leapfrog --max-levels 1,2 --hold none,normal,stick 2>/dev/null || true)
-  lts_leapfrog_bar=$(/usr/bin/python3 scripts/lts_leapfrog_reference.py 2>&1 || true)
 fi
 # rebound beside CalculiX on the Hertz impact (bench/calculix_hertz.py): p = 1 by default, the
 # degrees in REBOUND_CALCULIX_DEGREES (e.g. 1,2: C3D20 takes CalculiX about 50 min), or "keep":
@@ -98,6 +59,9 @@ fi
 # last kissfft commit, so it is run by hand): the section of the previous docs/PERFORMANCE.md as
 # it stands (its own line says when it ran).
 halfspace_fft_kept=$(awk '/^## Half-space model: FFTW/{on=1; print; next} on && /^## /{exit} on' "$out")
+# The fresh build's time (bench/build_time.sh builds two commits from scratch, ~20 min each, so
+# it is run by hand): the section of the previous docs/PERFORMANCE.md as it stands.
+build_time_kept=$(awk '/^## Build time/{on=1; print; next} on && /^## /{exit} on' "$out")
 # The Python module against the command line (bench/python_sweep.py), by the module's python.
 python=$(sed -n 's/^Python3_EXECUTABLE:FILEPATH=//p' build/CMakeCache.txt)
 python_sweep=""
@@ -161,7 +125,7 @@ fi
     echo "same repeats) over the step's: the rest is the per-node work (kick, contact, drift, the"
     echo "rigid-body sums and their reduction); \"sums share\" is the part of it spent forming the"
     echo "state (\`Solver::time_state_averages\`: the rigid-body sums, the lowest boundary node and their"
-    echo "reduction), which global stepping does at every step and the multirate step once per coarse step."
+    echo "reduction), done at every step."
     echo "Commands: \`build/bin/bench_fem\` and \`mpirun -np 2 build/bin/bench_fem\`."
     echo
     echo '```'
@@ -200,14 +164,15 @@ fi
     echo "$fem_run_o3"
     echo '```'
     echo
-    echo "### What local time stepping could gain (\`rebound mesh CASE\`)"
+    echo "### Local time stepping (not adopted)"
     echo
-    echo "Cells by stable-step level (level k: shortest edge in [2^k, 2^(k+1)) times the mesh's"
-    echo "shortest, so a step 2^k times the global one) and the bound cells / Σ n_k 2^-k: the most"
-    echo "any power-of-two subcycling can cut the internal force's work on the mesh. The contact"
-    echo "zone's cells (within a factor 2 of the smallest) are most of the cells of the default"
-    echo "meshes. The wall-time ratio global / local is at most this bound over the internal force's"
-    echo "share of the global step (\"K u share\" above), since the per-node work can be subcycled too."
+    cat bench/local_time_stepping.md
+    echo
+    echo "Cells by stable-step level of each shipped FEM case's default mesh today (level k: shortest"
+    echo "edge in [2^k, 2^(k+1)) times the mesh's shortest, so a step 2^k times the global one) and the"
+    echo "bound cells / Σ n_k 2^-k: the most any power-of-two subcycling could cut the internal force's"
+    echo "work on the mesh. The wall-time ratio global / local is at most this bound over the internal"
+    echo "force's share of the global step (\"K u share\" above). Command: \`rebound mesh CASE\`."
     echo
     echo "| case | cells | cells per level 0, 1, 2, ... | bound |"
     echo "|---|---|---|---|"
@@ -221,134 +186,6 @@ fi
     echo
     echo '```'
     echo "$grading"
-    echo '```'
-    echo
-    echo "### Local time stepping measured: the multirate leapfrog (\`build/bin/bench_fem_local\`)"
-    echo
-    echo "The experimental multirate leapfrog of docs/FEM.md (\"Local time stepping\"; not a case key)"
-    echo "against global stepping on the same ranks in one run: L is the most levels allowed (30: no"
-    echo "cap), speed-up = global loop time / local loop time, d = local - global, energy err = the"
-    echo "summary's energy balance error. A run the energy check stopped has no speed-up (-) and a"
-    echo "second line with the check's message."
-    echo "The lines above the table give each run's cells and nodes per level with their bounds"
-    echo "(count / sum n_k 2^-k: the most subcycling can cut the internal force's and the per-node"
-    echo "work), and for a run with 2 levels the bound of Diaz and Grote's LTS leapfrog estimated from"
-    echo "the cell counts. The default run, 2 ranks, default cfl (0.9):"
-    echo "\`mpirun -np 2 build/bin/bench_fem_local cases/sphere-lai-psi2.json --max-levels 1,2,30\`"
-    echo
-    echo '```'
-    echo "$multirate"
-    echo '```'
-    echo
-    echo "The same at cfl 0.7 (below the resonance; the global run too):"
-    echo "\`mpirun -np 2 build/bin/bench_fem_local cases/sphere-lai-psi2.json --max-levels 1,2 --cfl 0.7\`"
-    echo
-    echo '```'
-    echo "$multirate07"
-    echo '```'
-    echo
-    echo "On the mesh with the largest bound above (fem.refinement 3, 483,357 dofs), local stepping at"
-    echo "cfl 0.7 against global stepping at the default cfl 0.9, in one run (at most 2 or 3 levels,"
-    echo "--max-levels 1,2; \"by rank\": each rank's cells per level):"
-    echo "\`mpirun -np 2 build/bin/bench_fem_local cases/sphere-lai-psi2.json --refinement 3 --max-levels 1,2 --cfl 0.7 --global-cfl 0.9\`"
-    echo
-    echo '```'
-    echo "$multirate_refined"
-    echo '```'
-    echo
-    echo "The frictionless Hertz impact (targets for local stepping: duration and peak force within 0.2 %"
-    echo "of the global run, energy balance below 1e-4), cfl 0.7 for both schemes:"
-    echo "\`mpirun -np 2 build/bin/bench_fem_local cases/hertz-steel-sphere.json --max-levels 1,2 --cfl 0.7\`"
-    echo
-    echo '```'
-    echo "$multirate_hertz"
-    echo '```'
-    echo
-    echo "Stability over 2 ms (about 6 contact durations) on the quick case, two levels, per cfl:"
-    echo "\`build/bin/bench_fem_local cases/sphere-lai-psi2-quick.json --max-levels 1 --end-time 2e-3 --cfl C\`"
-    echo
-    echo '```'
-    echo "$multirate_scan"
-    echo '```'
-    echo
-    echo "The independent reference, a graded 1-D bar (40 elements h, 40 of 2h), the spectral radius"
-    echo "of one coarse step of the same two-level scheme: \`/usr/bin/python3 scripts/multirate_stability.py\`"
-    echo
-    echo '```'
-    echo "$multirate_bar"
-    echo '```'
-    echo
-    echo "With a third level (40 elements of 4h), whose kicks reach the modes of level 1 only:"
-    echo "\`/usr/bin/python3 scripts/multirate_stability.py --levels 3 --cfl 0.7,0.75,0.78,0.8,0.82,0.85,0.9\`"
-    echo
-    echo '```'
-    echo "$multirate_bar3"
-    echo '```'
-    echo
-    echo "The energy balance of a multirate run: the measure the FEM reports, ½ v₋ M v₊ + ½ uᵀKu at the"
-    echo "synchronisation times, is exactly conserved by the global leapfrog. On the 1-D bar (two"
-    echo "levels, from rest, a smooth bump in the fine part or a random displacement) its deviation"
-    echo "under the multirate step, over 20,000 coarse steps:"
-    echo "\`/usr/bin/python3 scripts/multirate_stability.py --cfl 0.125,0.25,0.35,0.5,0.7 --energy 20000\`"
-    echo
-    echo '```'
-    echo "$multirate_energy"
-    echo '```'
-    echo
-    echo "The same scaling in 3-D: the quick case to 0.5 ms (through the contact and past its end),"
-    echo "two levels, cfl 0.35 and 0.7:"
-    echo "\`build/bin/bench_fem_local cases/sphere-lai-psi2-quick.json --max-levels 1 --end-time 5e-4 --cfl C\`"
-    echo
-    echo '```'
-    echo "$multirate_energy3d"
-    echo '```'
-    echo
-    echo "### Local time stepping measured: the leapfrog LTS of Diaz & Grote (\`build/bin/bench_fem_local --scheme lts-leapfrog\`)"
-    echo
-    echo "The scheme of fem/local_time_stepping.h (docs/FEM.md, \"Local time stepping\"; not a case"
-    echo "key), the leapfrog with the coarse step and a modified stiffness K_G, against global"
-    echo "stepping on the same ranks in one run, at the default cfl 0.9, once per way of holding the"
-    echo "contact inside the substeps (none; normal: the normal dof of the nodes on the plane; stick:"
-    echo "also the tangential dofs of the nodes that stuck). The line above the table gives the cell"
-    echo "evaluations per coarse step over the global leapfrog's (its inverse bounds the internal"
-    echo "force's speed-up) and the scheme's own stability check (H² λ_max(M⁻¹K_G) 1.02 / 4 ≤ 1); the"
-    echo "line under each run splits the change of the energy balance (kinetic + internal + friction +"
-    echo "normal contact loss, relative to E₀) between the steps at which the number of contact nodes"
-    echo "changed and the others; the last lines time one coarse step's K_G u against the global"
-    echo "evaluations it replaces. The default run, 2 ranks:"
-    echo "\`mpirun -np 2 build/bin/bench_fem_local cases/sphere-lai-psi2.json --scheme lts-leapfrog --max-levels 1,2 --hold none,normal,stick\`"
-    echo
-    echo '```'
-    echo "$lts_leapfrog"
-    echo '```'
-    echo
-    echo "The frictionless Hertz impact, 2 ranks:"
-    echo "\`mpirun -np 2 build/bin/bench_fem_local cases/hertz-steel-sphere.json --scheme lts-leapfrog --max-levels 1,2 --hold none,normal\`"
-    echo
-    echo '```'
-    echo "$lts_leapfrog_hertz"
-    echo '```'
-    echo
-    echo "The quick case (p = 1), 1 rank:"
-    echo "\`build/bin/bench_fem_local cases/sphere-lai-psi2-quick.json --scheme lts-leapfrog --max-levels 1,2 --hold none,normal,stick\`"
-    echo
-    echo '```'
-    echo "$lts_leapfrog_quick"
-    echo '```'
-    echo
-    echo "The same on 2 ranks (MPI against the run above):"
-    echo "\`mpirun -np 2 build/bin/bench_fem_local cases/sphere-lai-psi2-quick.json --scheme lts-leapfrog --max-levels 1,2 --hold none,normal,stick\`"
-    echo
-    echo '```'
-    echo "$lts_leapfrog_quick2"
-    echo '```'
-    echo
-    echo "The independent reference on 1-D bars (the same recursion, dense): stability on 66 bars by"
-    echo "damping and cfl, with a node held for good, and a bar striking a wall with and without"
-    echo "holding its contact node: \`/usr/bin/python3 scripts/lts_leapfrog_reference.py\`"
-    echo
-    echo '```'
-    echo "$lts_leapfrog_bar"
     echo '```'
   fi
   if [ -n "$calculix_kept" ]; then
@@ -369,6 +206,10 @@ fi
     echo "Command: \`/usr/bin/python3 bench/calculix_hertz.py --degrees $calculix_degrees\`."
     echo
     echo "$calculix"
+  fi
+  if [ -n "$build_time_kept" ]; then
+    echo
+    echo "$build_time_kept"
   fi
   if [ -n "$python_sweep" ]; then
     echo

@@ -10,6 +10,7 @@
 
 #include "cases/format.h"
 #include "cases/json_numbers.h"
+#include "fem/targets/target.h"
 #include "meshes/meshes.h"
 #include "observables/files.h"
 #include "observables/output_folder.h"
@@ -18,7 +19,7 @@ namespace rebound::studies {
 void check_meshable(const cases::Case& c, int extra_levels) {
   try {
     meshes::place_body(c);
-    meshes::mesh_options(c, extra_levels);
+    fem::mesh_options(c, extra_levels);
   } catch (const std::invalid_argument& error) {
     throw cases::CaseError(c.source, "body", std::string("cannot be meshed: ") + error.what());
   }

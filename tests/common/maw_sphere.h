@@ -1,7 +1,8 @@
-// Maw's sphere, the configuration of Lai (1999), Figs. 5.4-5.14, PHYSICS sec. 3's table and
-// seed 003 sec. 5.3.1: a solid sphere (lambda = 5/9, theta = 0), nu = 0.3 and mu = 0.5 unless
-// given, at a given Psi1 = 2 (1 - nu) / (mu (2 - nu)) tan(alpha). mu = 0 has no Psi1: normal
-// incidence (alpha = 0). One copy for tests/lumped, tests/halfspace and bench/.
+// Maw's sphere, the configuration of Lai (1999), Figs. 5.4-5.14 and Table 6.1 (THEORY §5), and of
+// the thesis Predicting Rebound of Planar Elastic Collisions, sec. 5.3.1: a solid sphere (lambda =
+// 5/9, theta = 0), nu = 0.3 and mu = 0.5 unless given, at a given Psi1 = 2 (1 - nu) / (mu (2 - nu))
+// tan(alpha). mu = 0 has no Psi1: normal incidence (alpha = 0). One copy for tests/lumped,
+// tests/halfspace and bench/.
 #pragma once
 
 #include <cmath>

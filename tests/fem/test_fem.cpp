@@ -22,8 +22,8 @@
 
 #include "cases/case.h"
 #include "cases/derived.h"
-#include "fem/elastic_operator.h"
 #include "fem/fem.h"
+#include "fem/internal_force.h"
 #include "lumped/solve.h"
 #include "lumped/summary.h"
 #include "tests/fem/fem_cases.h"
@@ -110,8 +110,8 @@ TEST_P(FemDegree, LumpedMassIsPositiveAndConservedAcrossHangingNodes) {
 }
 
 // lambda_mesh/theta_mesh are the FE body's own, not the case's lumped overrides: rod case a
-// carries Table 5.2's lambda = 0.63922, its geometry has 0.6206 (PHYSICS sec. 2 erratum). The
-// coarsest capsule mesh (fem.refinement 0) holds lambda to 8e-5 for p = 2 and 1.0e-2 for p = 1
+// carries Table 5.2's lambda = 0.63922, its geometry has 0.6206 (THEORY §12: Lai 1999, Table 5.2).
+// The coarsest capsule mesh (fem.refinement 0) holds lambda to 8e-5 for p = 2 and 1.0e-2 for p = 1
 // (its straight-sided cells lose mass at the caps): bounds 2e-3 and 2e-2, both well away from the
 // table's value.
 TEST_P(FemDegree, MeshLambdaIsTheBodysOwnNotTheCaseOverride) {
@@ -175,7 +175,7 @@ TEST_P(FemDegree, FreeFlightKeepsMomentumAngularMomentumAndEnergy) {
   EXPECT_LT((s1.omega - omega).norm(), 2 * s1.time * omega.norm() * omega.norm());
 }
 
-// The SIMD width of the internal force (fem/elastic_operator.h) changes only the order of the
+// The SIMD width of the internal force (fem/internal_force.h) changes only the order of the
 // floating-point sums: 400 steps of an oblique impact with friction (contact from the first
 // step) give the same state with every width. Tolerance: round-off (1e-16 per operation)
 // grown over 400 steps of a stable scheme, far below any discretisation effect (>= 1e-4).
@@ -199,131 +199,16 @@ TEST_P(FemDegree, SimdLanesGiveTheSameImpactToRoundOff) {
   }
 }
 
-// 50 coarse steps of free flight (no contact) from a translation with a 3-D rotation: momentum
-// (1e-12), angular momentum and kinetic energy (1e-11) kept to round-off, and the strain energy
-// of the rigid displacement below internal_tolerance of the kinetic energy.
-void expect_exact_free_flight(rebound::fem::Solver& solver, double internal_tolerance) {
-  const Eigen::Vector3d v(0.3, 1.0, -0.2), omega(20, -15, 40), centre(0, 0.01, 0);
-  solver.set_state(Eigen::Vector3d(0, 1e-3, 0), v, omega, centre);
-  const auto s0 = solver.state();
-  for (int k = 0; k < 50; ++k) solver.step();
-  const auto& s1 = solver.state();
-  EXPECT_LT((s1.momentum - s0.momentum).norm(), 1e-12 * s0.mass * v.norm());
-  EXPECT_LT((s1.angular_momentum - s0.angular_momentum).norm(), 1e-11 * s0.angular_momentum.norm());
-  EXPECT_LT(relative(s1.kinetic_energy, s0.kinetic_energy), 1e-11);
-  EXPECT_LT(std::abs(s1.internal_energy), internal_tolerance * s0.kinetic_energy);
-}
-
-// Local time stepping (the two schemes of docs/FEM.md, measured and not adopted). With every
-// cell on one level each is the global leapfrog: the multirate scheme through the same kicks,
-// contact and drifts with the per-group operator (all weights 1) and the per-level node lists,
-// the leapfrog LTS through K_G = K (fem/local_time_stepping.h); so 400 steps of an oblique impact
-// with friction agree to round-off.
-TEST(LocalTimeStepping, OneLevelIsTheGlobalLeapfrog) {
-  std::vector<rebound::fem::State> states;
-  for (const char* stepping : {"global", "multirate", "lts-leapfrog"}) {
-    rebound::fem::SolverOptions options;
-    options.time_stepping = stepping;
-    options.max_time_step_level = 0;
-    rebound::fem::Info info;
-    states.push_back(oblique_impact(1, options, &info));
-    EXPECT_EQ(info.substeps, 1);
-    EXPECT_EQ(info.time_stepping, stepping);
-  }
-  EXPECT_GT(states[0].step_impulse.y(), 0.0);
-  expect_same_impact(states[0], states[1], 1e-12, 1e-10);
-  expect_same_impact(states[0], states[2], 1e-12, 1e-10);
-}
-
-// The leapfrog LTS on a mesh with several levels: its own stability check, H^2 1.02
-// lambda_max(M^-1 K_G) <= 4, refuses the four levels the multirate scheme finds on this mesh
-// (1.000192 measured: the fourth level's damping, nu / 4, lets its polynomial reach 0.988 of the
-// bound, and 0.988 x 1.02 = 1.0075; the power iteration approaches that from below) and the
-// solver builds the scheme again with three, which pass (0.990); each cell is
-// then evaluated fewer times than by the global leapfrog, and a free flight keeps momentum,
-// angular momentum and kinetic energy to round-off over 50 coarse steps (rigid motions are in
-// K_G's kernel; the rebuilt operator and vectors work).
-TEST(LocalTimeStepping, LeapfrogLtsIsCheckedAndFreeFlightIsExact) {
-  const Case c = small_hertz(1);
-  rebound::fem::SolverOptions options;
-  options.time_stepping = "multirate";
-  options.contact = false;
-  const std::size_t levels =
-      rebound::fem::Solver::create(c, options, MPI_COMM_SELF)->info().level_cells.size();
-  options.time_stepping = "lts-leapfrog";
-  const auto solver = rebound::fem::Solver::create(c, options, MPI_COMM_SELF);
-  const rebound::fem::Info& info = solver->info();
-  ASSERT_EQ(levels, 4u) << "the test mesh changed: re-measure the check";
-  ASSERT_EQ(info.local_stability_tried.size(), 2u);
-  std::printf("H^2 1.02 lambda_max(M^-1 K_G) / 4: %.6f with four levels, %.6f with three\n",
-              info.local_stability_tried[0], info.local_stability_tried[1]);
-  EXPECT_GT(info.local_stability_tried[0], 1.0);  // four levels refused
-  EXPECT_EQ(info.level_cells.size(), 3u);
-  EXPECT_GT(info.local_stability, 0.5);
-  EXPECT_LE(info.local_stability, 1.0);
-  EXPECT_EQ(info.substeps, 1LL << (info.level_cells.size() - 1));
-  EXPECT_DOUBLE_EQ(info.time_step, info.substeps * info.fine_time_step);
-  EXPECT_LT(info.local_cell_evaluations, 1.0);
-  // u.K_G u of a rigid displacement is round-off of K_G u: the recursion sums 2^L evaluations
-  // of K and more (here 1.6e-11 of the kinetic energy; 1e-11 for the multirate scheme's one
-  // evaluation per level).
-  expect_exact_free_flight(*solver, 1e-10);
-}
-
-// The energy the leapfrog LTS conserves: once the contact is over, 1/2 v- M v+ + 1/2 u.K_G u (the
-// kinetic and internal energy the solver reports, with K_G's u.f) stays constant to round-off
-// while the body vibrates, as 1/2 v- M v+ + 1/2 u.K u does for the global leapfrog: 200 coarse
-// steps after a frictionless bounce of the small Hertz sphere (several levels, no hold), relative
-// to the energy then. During the contact the balance is not exact for either scheme (the contact
-// correction's works are the leapfrog's estimate).
-TEST(LocalTimeStepping, LeapfrogLtsConservesItsEnergyAfterTheContact) {
-  for (const char* stepping : {"global", "lts-leapfrog"}) {
-    SCOPED_TRACE(stepping);
-    const Case c = small_hertz(1);
-    const rebound::cases::Derived d = rebound::cases::derive(c);
-    rebound::fem::SolverOptions options;
-    options.time_stepping = stepping;
-    options.local_contact_hold = "none";  // holding is not energy-exact (docs/FEM.md)
-    const auto solver = rebound::fem::Solver::create(c, options, MPI_COMM_SELF);
-    const Eigen::Vector3d v(d.centre_velocity.x(), d.centre_velocity.y(), 0);
-    solver->set_state(Eigen::Vector3d::Zero(), v, Eigen::Vector3d::Zero(), d.body.centre_of_mass);
-    const auto& s = solver->state();
-    bool touched = false;
-    int apart = 0, steps = 0;
-    while (apart < 10 && steps < 100000) {  // until 10 steps after the contact ended
-      solver->step();
-      ++steps;
-      touched = touched || s.contact_nodes > 0;
-      apart = touched && s.contact_nodes == 0 ? apart + 1 : 0;
-    }
-    ASSERT_EQ(apart, 10) << "the contact did not end";
-    const double e0 = s.kinetic_energy + s.internal_energy;
-    double worst = 0;
-    for (int k = 0; k < 200; ++k) {
-      solver->step();
-      ASSERT_EQ(s.contact_nodes, 0) << "a second contact";
-      worst = std::max(worst, std::abs(s.kinetic_energy + s.internal_energy - e0) / e0);
-    }
-    EXPECT_GT(s.internal_energy, 1e-9 * e0);  // the body vibrates: K_G is not idle
-    EXPECT_LT(worst, 1e-12);
-    std::printf("%s: %d steps to the end of the contact, energy after it constant to %.2e\n",
-                stepping, steps, worst);
-  }
-}
-
 // The benchmarks' timing hooks (Solver::time_internal_force, time_state_averages) leave the run
 // as it was: two solvers step through the start of the contact, one of them is timed in between,
-// and 20 steps later both have bitwise the same state, for each time stepping. On any number of
-// ranks (CTest runs it on one and, with the FemMpi tests, on two, where forming the state again
-// without restoring it would reduce the step's contact impulse twice).
+// and 20 steps later both have bitwise the same state. On any number of ranks (CTest runs it on
+// one and, with the FemMpi tests, on two, where forming the state again without restoring it
+// would reduce the step's contact impulse twice).
 TEST(FemMpi, TimingHooksLeaveTheRunUntouched) {
-  for (const char* stepping : {"global", "multirate", "lts-leapfrog"}) {
-    SCOPED_TRACE(stepping);
+  {
     const Case c = small_hertz(1);
     const rebound::cases::Derived d = rebound::cases::derive(c);
     rebound::fem::SolverOptions options;
-    options.time_stepping = stepping;
-    options.max_time_step_level = 1;
     std::array<std::unique_ptr<rebound::fem::Solver>, 2> solvers;
     for (auto& solver : solvers) {
       solver = rebound::fem::Solver::create(c, options, MPI_COMM_WORLD);
@@ -356,34 +241,7 @@ TEST(FemMpi, TimingHooksLeaveTheRunUntouched) {
   }
 }
 
-// Every level passes its own stability check, 2^l dt <= cfl 2 / sqrt(1.02 lambda_max(M^-1 K_l)),
-// the levels hold every cell once, and a free flight (no strain: K u = 0 for the rigid
-// translation and the infinitesimal rotation) keeps momentum, angular momentum and kinetic
-// energy to round-off over 50 coarse steps.
-TEST(LocalTimeStepping, LevelsAreStableOnTheirOwnAndFreeFlightIsExact) {
-  const Case c = small_hertz(1);
-  rebound::fem::SolverOptions options;
-  options.time_stepping = "multirate";
-  options.contact = false;
-  const auto solver = rebound::fem::Solver::create(c, options, MPI_COMM_SELF);
-  const rebound::fem::Info& info = solver->info();
-  ASSERT_GE(info.level_cells.size(), 3u) << "the test mesh should have several levels";
-  EXPECT_EQ(info.substeps, 1LL << (info.level_cells.size() - 1));
-  EXPECT_DOUBLE_EQ(info.time_step, info.substeps * info.fine_time_step);
-  unsigned long long cells = 0;
-  for (std::size_t l = 0; l < info.level_cells.size(); ++l) {
-    cells += info.level_cells[l];
-    const double step = std::ldexp(info.fine_time_step, int(l));
-    if (info.level_cells[l] > 0) {
-      EXPECT_LE(step, c.fem.cfl * 2 / std::sqrt(1.02 * info.level_lambda_max[l]) * (1 + 1e-12))
-          << "level " << l;
-    }
-  }
-  EXPECT_EQ(cells, info.cells);
-  expect_exact_free_flight(*solver, 1e-11);
-}
-
-TEST(ElasticOperator, UnavailableWidthIsRefusedWithTheList) {
+TEST(InternalForce, UnavailableWidthIsRefusedWithTheList) {
   const auto solver_case = small_hertz(1);
   rebound::fem::SolverOptions options;
   options.simd_lanes = 3;
@@ -395,7 +253,7 @@ TEST(ElasticOperator, UnavailableWidthIsRefusedWithTheList) {
   }
 }
 
-TEST(ElasticOperator, EnvironmentChoosesTheWidthOrIsRefused) {
+TEST(InternalForce, EnvironmentChoosesTheWidthOrIsRefused) {
   const char* saved = std::getenv("REBOUND_SIMD_LANES");
   const std::string restore = saved ? saved : "";
   setenv("REBOUND_SIMD_LANES", "1", 1);
@@ -419,7 +277,7 @@ TEST(ElasticOperator, EnvironmentChoosesTheWidthOrIsRefused) {
 // ZMM halves, ZMM16-31) and the AVX-512 module was built. The CTest fem.older_cpu runs this under
 // `qemu-x86_64 -cpu Nehalem` (no AVX): only 1 and 2 may be offered there, and the FEM must run on
 // them.
-TEST(ElasticOperator, WidthsFollowTheCpu) {
+TEST(InternalForce, WidthsFollowTheCpu) {
   const std::vector<unsigned int> lanes = rebound::fem::available_lanes();
   const auto has = [&](unsigned int n) {
     return std::find(lanes.begin(), lanes.end(), n) != lanes.end();
@@ -740,35 +598,6 @@ TEST(FemMpi, PartitionedRunEqualsSerial) {
   EXPECT_LT(worst, 1e-8) << worst_key;
 }
 
-// The leapfrog LTS on 2 ranks (dof levels reduced over the ranks, the groups' supports with the
-// other rank's cells, the holds on each rank's nodes), the case of the test above with two
-// levels: without holds every summary scalar is within 1e-8 of the serial run (1.1e-13
-// measured, the global path's round-off); holding the contact nodes makes the run follow the
-// node-by-node contact decisions, and the worst key, the kinetic energy loss (a 1.5 % difference
-// of two energies), differs by 1.75e-8: bound 1e-6 there.
-TEST(FemMpi, LeapfrogLtsPartitionedRunEqualsSerial) {
-  if (dealii::Utilities::MPI::n_mpi_processes(MPI_COMM_WORLD) < 2)
-    GTEST_SKIP() << "run under mpirun -np 2 (CTest: fem.mpi2_equals_serial)";
-  const Case c = coarse_sphere_psi2();
-  for (const char* hold : {"none", "normal"}) {
-    rebound::fem::RunOptions options;
-    options.frames = 0;
-    options.solver.time_stepping = "lts-leapfrog";
-    options.solver.max_time_step_level = 1;
-    options.solver.local_contact_hold = hold;
-    const auto parallel = rebound::fem::run(c, options, MPI_COMM_WORLD);
-    const auto serial = rebound::fem::run(c, options, MPI_COMM_SELF);
-    ASSERT_EQ(parallel.status, "completed") << parallel.message;
-    ASSERT_EQ(parallel.info.substeps, 2);
-    ASSERT_EQ(parallel.final.step, serial.final.step);
-    const auto [worst, worst_key] = worst_summary_difference(parallel, serial);
-    if (dealii::Utilities::MPI::this_mpi_process(MPI_COMM_WORLD) == 0)
-      std::printf("hold %s: 2 ranks vs serial: worst relative difference %.3e (%s)\n", hold, worst,
-                  worst_key.c_str());
-    EXPECT_LT(worst, std::string(hold) == "none" ? 1e-8 : 1e-6) << hold << ": " << worst_key;
-  }
-}
-
 // ---- long validation (label `long`): default resolution ----
 
 rebound::fem::RunResult run_without_frames(const Case& c) {
@@ -792,7 +621,7 @@ TEST(FemLong, HertzAtDefaultResolutionWithinTwoPercent) {
 }
 
 TEST(FemLong, SpherePsi2ConvergedAndImpulsesMatchLumpedModel) {
-  // Issue 5's validation target (seed 000 Table 6.1, Psi1 = 2, default resolution): e and the
+  // Issue 5's validation target (Lai 1999, Table 6.1, Psi1 = 2, default resolution): e and the
   // normal impulse within 2 % of Lai's model. Psi2 differs from Lai's by about 0.5, and the issue
   // asks for a refinement study before calling that a model difference: here the FEM's Psi2
   // must be converged (it moves by < 0.05 when the contact cells double in size), and

@@ -146,7 +146,7 @@ TEST(PairStudy, ComparisonIsMadeOfTheResultsInMemory) {
   }
   EXPECT_EQ(written["units"]["hertz.duration"], "s");
   EXPECT_EQ(written["units"]["mesh.stable_time_step_estimate.p1"], "s");
-  EXPECT_EQ(written["units"]["fine_time_step"], "s");
+  EXPECT_EQ(written["units"]["time_step"], "s");
   EXPECT_EQ(written["units"]["lambda_max"], "1/s^2");
   // lambda and theta are compared for the body both ran: the mesh's (the lumped model's inertia
   // comes from the FE body), not the FEM summary's exact-geometry lambda against the mesh's.

@@ -1,12 +1,12 @@
-// The operator of fem/elastic_operator.h for one SIMD width wider than the library's: deal.II's
+// The operator of fem/internal_force.h for one SIMD width wider than the library's: deal.II's
 // matrix-free templates instantiated here for VectorizedArray<double, REBOUND_SIMD_LANES> (the
 // library has only one lane); the evaluation factories in matrix_free_lanes.cpp (a second unit,
 // so that the two compile in parallel). fem/CMakeLists.txt compiles both once per width, with
 // REBOUND_SIMD_BITS and the matching instruction set:
-//   128 (SSE2, every x86-64 CPU): linked into fem, entry make_elastic_operator_lanes2;
+//   128 (SSE2, every x86-64 CPU): linked into fem, entry make_internal_force_lanes2;
 //   256 (AVX2 + FMA) and 512 (AVX-512F): the modules rebound_fem_avx2 and rebound_fem_avx512,
-//   each exporting one C symbol, rebound_make_elastic_operator, and loaded by
-//   fem/elastic_operator.cpp (dlopen, RTLD_LOCAL: none of a module's symbols, its copies of
+//   each exporting one C symbol, rebound_make_internal_force, and loaded by
+//   fem/internal_force.cpp (dlopen, RTLD_LOCAL: none of a module's symbols, its copies of
 //   library templates included, can take the place of the program's) only on a CPU that has
 //   the instructions.
 #include "fem/simd_lanes.h"  // first: sets deal.II's SIMD width for this unit
@@ -17,7 +17,7 @@
 #include <deal.II/matrix_free/evaluation_template_face_factory.templates.h>
 // clang-format on
 
-#include "fem/elastic_operator_kernel.h"
+#include "fem/internal_force_kernel.h"
 
 using Lanes = dealii::VectorizedArray<double, REBOUND_SIMD_LANES>;
 template class dealii::MatrixFree<3, double, Lanes>;
@@ -29,14 +29,14 @@ template struct dealii::internal::FEFaceEvaluationFactory<3, Lanes>;
 
 #if REBOUND_SIMD_LANES == 2
 namespace rebound::fem {
-std::unique_ptr<ElasticOperator> make_elastic_operator_lanes2(const ElasticOperator::Setup& setup) {
+std::unique_ptr<InternalForce> make_internal_force_lanes2(const InternalForce::Setup& setup) {
   return kernel::make_operator<Lanes>(setup);
 }
 }  // namespace rebound::fem
 #else
 // The module's one entry point (the only symbol it exports; -fvisibility=hidden otherwise).
-extern "C" __attribute__((visibility("default"))) rebound::fem::ElasticOperator*
-rebound_make_elastic_operator(const rebound::fem::ElasticOperator::Setup* setup) {
+extern "C" __attribute__((visibility("default"))) rebound::fem::InternalForce*
+rebound_make_internal_force(const rebound::fem::InternalForce::Setup* setup) {
   return rebound::fem::kernel::make_operator<Lanes>(*setup).release();
 }
 #endif

@@ -1,5 +1,5 @@
 // The one-lane operator (deal.II's own instantiations) and the choice of width.
-#include "fem/elastic_operator.h"
+#include "fem/internal_force.h"
 
 #include <dlfcn.h>
 #include <unistd.h>
@@ -10,20 +10,20 @@
 #include <string>
 #include <vector>
 
-#include "fem/elastic_operator_kernel.h"
+#include "fem/internal_force_kernel.h"
 
 namespace rebound::fem {
 
 #ifdef REBOUND_WITH_SIMD_LANES2
-// elastic_operator_lanes.cpp compiled for 128 bits
-std::unique_ptr<ElasticOperator> make_elastic_operator_lanes2(const ElasticOperator::Setup& setup);
+// internal_force_lanes.cpp compiled for 128 bits
+std::unique_ptr<InternalForce> make_internal_force_lanes2(const InternalForce::Setup& setup);
 #endif
 
 namespace {
 
-using ModuleFactory = ElasticOperator* (*)(const ElasticOperator::Setup*);
+using ModuleFactory = InternalForce* (*)(const InternalForce::Setup*);
 
-// The wider widths live in modules (fem/CMakeLists.txt, elastic_operator_lanes.cpp): 4 lanes in
+// The wider widths live in modules (fem/CMakeLists.txt, internal_force_lanes.cpp): 4 lanes in
 // rebound_fem_avx2 (compiled with -mavx2 -mfma), 8 in rebound_fem_avx512 (-mavx512f). Each is
 // loaded once, and only when this CPU has its instructions (__builtin_cpu_supports also checks
 // that the operating system saves the wider registers), from the directory of the running
@@ -44,7 +44,7 @@ ModuleFactory load_module(const char* file) {
     if (!std::filesystem::exists(path)) continue;
     void* module = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
     if (module == nullptr) continue;
-    if (void* entry = dlsym(module, "rebound_make_elastic_operator"))
+    if (void* entry = dlsym(module, "rebound_make_internal_force"))
       return reinterpret_cast<ModuleFactory>(entry);
   }
 #else
@@ -113,16 +113,16 @@ std::vector<unsigned int> available_lanes() {
   return lanes;
 }
 
-std::unique_ptr<ElasticOperator> make_elastic_operator(const ElasticOperator::Setup& setup,
-                                                       unsigned int lanes) {
+std::unique_ptr<InternalForce> make_internal_force(const InternalForce::Setup& setup,
+                                                   unsigned int lanes) {
   const std::vector<unsigned int> available = available_lanes();
   if (lanes == 0) lanes = default_lanes();
   if (lanes == 1) return kernel::make_operator<dealii::VectorizedArray<double, 1>>(setup);
 #ifdef REBOUND_WITH_SIMD_LANES2
-  if (lanes == 2) return make_elastic_operator_lanes2(setup);
+  if (lanes == 2) return make_internal_force_lanes2(setup);
 #endif
   if ((lanes == 4 || lanes == 8) && module_factory(lanes) != nullptr)
-    return std::unique_ptr<ElasticOperator>(module_factory(lanes)(&setup));
+    return std::unique_ptr<InternalForce>(module_factory(lanes)(&setup));
   throw std::invalid_argument(
       "SIMD lanes " + std::to_string(lanes) +
       " are not built or not supported by this CPU (available: " + lane_list(available) + ")");

@@ -1,0 +1,27 @@
+// The FEM's targets by the case's target.type.
+#include "fem/targets/target.h"
+
+#include <stdexcept>
+
+#include "fem/targets/rigid_plane.h"
+
+namespace rebound::fem {
+
+std::unique_ptr<Target> make_target(const cases::Case& c) {
+  switch (c.target.type) {
+    case cases::TargetType::rigid_plane:
+      return std::make_unique<RigidPlane>(c.contact.friction);
+    case cases::TargetType::elastic_halfspace:
+      break;
+  }
+  // The lumped and half-space models take the elastic half-space; the FEM does not (yet): the
+  // case names target.type and what the FEM supports.
+  cases::require_fem_target(c);
+  throw std::logic_error("make_target: a target the FEM supports has no class");
+}
+
+meshes::MeshOptions mesh_options(const cases::Case& c, int extra_levels) {
+  return make_target(c)->mesh_options(c, extra_levels);
+}
+
+}  // namespace rebound::fem

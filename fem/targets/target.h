@@ -1,0 +1,53 @@
+// The target seam of the FEM: what the body strikes. A target owns
+//   - its geometry: the gap between a point of the body and the target's surface, and the
+//     surface's normal there (pointing into the body);
+//   - its contact law on one boundary node of the body over one explicit step (fem/contact.h's
+//     kinematic Coulomb contact for the rigid plane);
+//   - what the mesh must refine for it: the contact zone's size (meshes::MeshOptions).
+// The solver's time loop (fem/solver.cpp) only calls contact() on every boundary node and gap()
+// for the lowest boundary node's gap, so a new target (a rigid spherical socket, a deformable
+// body) does not touch it.
+//
+// Frame (cases/derived.h): x = t, y = n, z = b; the contact point P at the origin, where the body
+// first touches the target; the body's initial velocity and spin are given in this frame.
+//
+// To add a target: a cases::TargetType with its keys (cases/), a class here implementing Target,
+// and its case in make_target (fem/targets/target.cpp); docs/ARCHITECTURE.md.
+#pragma once
+
+#include <Eigen/Dense>
+#include <memory>
+
+#include "cases/case.h"
+#include "fem/contact.h"
+#include "meshes/meshes.h"
+
+namespace rebound::fem {
+
+class Target {
+ public:
+  virtual ~Target() = default;
+  // Signed distance of the body's point x (current position, m) from the target's surface:
+  // positive outside the target, negative when x has penetrated it.
+  virtual double gap(const Eigen::Vector3d& x) const = 0;
+  // The surface's unit normal nearest to x, pointing out of the target (into the body).
+  virtual Eigen::Vector3d normal(const Eigen::Vector3d& x) const = 0;
+  // The contact law on one node of the body over a step dt: the node at x (t_n) of lumped mass m,
+  // with velocity v_{n-1/2} (previous_velocity) and v_{n+1/2} after the free step (velocity,
+  // corrected in place). Returns the node's impulse and the works (fem/contact.h).
+  virtual NodeContact contact(const Eigen::Vector3d& x, Eigen::Vector3d& velocity,
+                              const Eigen::Vector3d& previous_velocity, double mass,
+                              double dt) const = 0;
+  // The mesh the body needs against this target (its contact zone refined), for
+  // meshes::build_mesh; extra_levels: uniform refinements of the finished mesh (--level).
+  virtual meshes::MeshOptions mesh_options(const cases::Case& c, int extra_levels) const = 0;
+};
+
+// The case's target (cases::Case::target); throws cases::CaseError naming target.type for a target
+// the FEM does not model.
+std::unique_ptr<Target> make_target(const cases::Case& c);
+
+// The mesh options of the case's target: make_target(c)->mesh_options(c, extra_levels).
+meshes::MeshOptions mesh_options(const cases::Case& c, int extra_levels);
+
+}  // namespace rebound::fem
