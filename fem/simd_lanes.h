@@ -17,6 +17,14 @@
 
 #include <deal.II/base/config.h>
 
+// deal.II's evaluation factories (FEEvaluationFactory and its face and hanging-node siblings) hold
+// a fast path for every polynomial degree up to FE_EVAL_FACTORY_DEGREE_MAX (6 by default) and
+// quadrature variant; the FEM uses degrees 1 and 2 only (fem.degree), so these units instantiate
+// the paths up to 2, and any other degree would take deal.II's generic path. The paths compiled
+// are the same code for degrees 1 and 2; the units compile in a fraction of the time
+// (docs/PERFORMANCE.md, "Build time").
+#define FE_EVAL_FACTORY_DEGREE_MAX 2
+
 #undef DEAL_II_VECTORIZATION_WIDTH_IN_BITS
 #define DEAL_II_VECTORIZATION_WIDTH_IN_BITS REBOUND_SIMD_BITS
 #undef DEAL_II_COMPILER_VECTORIZATION_LEVEL

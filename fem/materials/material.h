@@ -7,23 +7,27 @@
 // material's stress is inlined into the quadrature loop; the time loop never sees it.
 //
 // To add a material: its header here (the stress, and the constants it reads from the case), an
-// alternative of Material, its case in make_material. A material with state per quadrature point
-// (plasticity, viscoelasticity) also needs the kernel to keep that state (docs/ARCHITECTURE.md).
+// alternative of Material, its case in make_material (material.cpp). A material with state per
+// quadrature point (plasticity, viscoelasticity) also needs the kernel to keep that state
+// (docs/ARCHITECTURE.md).
 #pragma once
 
 #include <variant>
 
-#include "cases/case.h"
 #include "fem/materials/linear_elastic.h"
+
+namespace rebound::cases {
+struct Case;
+}
 
 namespace rebound::fem::materials {
 
 using Material = std::variant<LinearElastic>;
 
-// The body's material as the case describes it.
-inline Material make_material(const cases::Case& c) {
-  return LinearElastic::from_young_poisson(c.material.young_modulus, c.material.poisson_ratio);
-}
+// The body's material as the case describes it (fem/materials/material.cpp). The kernel's
+// headers do not include the case, so that a change of the case description does not compile
+// the matrix-free kernels again.
+Material make_material(const cases::Case& c);
 
 // sigma(eps) of any material, for one point (VTK output, patch test).
 inline dealii::SymmetricTensor<2, 3> stress(const Material& material,
