@@ -4,18 +4,21 @@
 # and builds it with `make -jJOBS`, every compile and link going through a launcher that logs its
 # wall seconds, CPU seconds (user + system, children included) and peak memory. Prints the whole
 # build's wall time, the CPU seconds summed per kind of unit and the most expensive units. No
-# ccache (CCACHE_DISABLE=1): every unit is compiled. Run it on a quiet machine.
-#   bash bench/build_time.sh [COMMIT] [--jobs N] [--keep DIR]
+# ccache (CCACHE_DISABLE=1): every unit is compiled. Run it on a quiet machine. --targets builds
+# only those CMake targets and what they need (scripts/main.sh builds "rebound rebound-fem").
+#   bash bench/build_time.sh [COMMIT] [--jobs N] [--targets "T1 T2"] [--keep DIR]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 commit=HEAD
 jobs=$(nproc)
 keep=""
+targets=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --jobs) jobs="$2"; shift 2 ;;
     --keep) keep="$2"; shift 2 ;;
-    -h|--help) sed -n '2,8p' "$0"; exit 0 ;;
+    --targets) targets="$2"; shift 2 ;;
+    -h|--help) sed -n '2,9p' "$0"; exit 0 ;;
     -*) echo "build_time.sh: unknown option $1" >&2; exit 2 ;;
     *) commit="$1"; shift ;;
   esac
@@ -51,11 +54,13 @@ cmake -S "$work/src" -B "$work/src/build" -DCMAKE_BUILD_TYPE=Release \
   -DCMAKE_CXX_COMPILER_LAUNCHER="$work/launch.sh" -DCMAKE_CXX_LINKER_LAUNCHER="$work/launch.sh" \
   > "$work/configure.log" 2>&1 || { tail -20 "$work/configure.log"; exit 1; }
 configured=$(date +%s.%N)
-make -C "$work/src/build" -j"$jobs" > "$work/build.log" 2>&1 || { tail -30 "$work/build.log"; exit 1; }
+# shellcheck disable=SC2086 # the targets are words
+make -C "$work/src/build" -j"$jobs" $targets > "$work/build.log" 2>&1 || { tail -30 "$work/build.log"; exit 1; }
 end=$(date +%s.%N)
-/usr/bin/python3 - "$log" "$sha" "$jobs" "$start" "$configured" "$end" <<'REPORT'
+/usr/bin/python3 - "$log" "$sha" "$jobs" "$start" "$configured" "$end" "${targets:-all}" <<'REPORT'
 import sys, collections
 log, sha, jobs, start, configured, end = sys.argv[1], sys.argv[2], sys.argv[3], *map(float, sys.argv[4:7])
+targets = sys.argv[7]
 rows = []
 for line in open(log):
     f = line.split()
@@ -81,7 +86,7 @@ by_kind = collections.defaultdict(lambda: [0.0, 0])
 for cpu, wall, rss, out in rows:
     by_kind[kind(out)][0] += cpu; by_kind[kind(out)][1] += 1
 total_cpu = sum(r[0] for r in rows)
-print(f"commit {sha[:10]}, make -j{jobs}: configure {configured - start:.0f} s, build {end - configured:.0f} s "
+print(f"commit {sha[:10]}, make -j{jobs} {targets}: configure {configured - start:.0f} s, build {end - configured:.0f} s "
       f"({(end - configured) / 60:.1f} min); {len(rows)} compiles and links, {total_cpu:.0f} CPU s "
       f"(CPU s / {jobs} = {total_cpu / int(jobs) / 60:.1f} min)")
 print()
