@@ -4,6 +4,7 @@
 # directories (SYSTEM), compile flags and definitions and the library itself, all PUBLIC so that
 # targets linking `meshes` inherit them. Included by the root CMakeLists.txt right after find_package(deal.II).
 option(REBOUND_RESTORE_O3 "Release: compile deal.II targets at -O3 after deal.II's own -O2" ON)
+option(REBOUND_DEBUG_INFO "Release: keep the debug information (-g) of deal.II's own flags" OFF)
 macro(deal_ii_setup_target _target)
   if(NOT DEAL_II_TARGET_CONFIG_INCLUDED)
     include(${DEAL_II_TARGET_CONFIG})
@@ -26,6 +27,13 @@ macro(deal_ii_setup_target _target)
   # bench/fem_run_optimisation.sh, which measures both; docs/PERFORMANCE.md).
   if(CMAKE_BUILD_TYPE STREQUAL "Release" AND REBOUND_RESTORE_O3)
     target_compile_options(${_target} PUBLIC $<$<COMPILE_LANGUAGE:CXX>:-O3>)
+  endif()
+  # The same flags' -g made a Release build write debug information for every deal.II unit: about
+  # a third of their compile time (fem_lanes2's internal_force_lanes.cpp: 120 -> 87 CPU s, peak
+  # memory 2.6 -> 1.9 GB) and ten times the object size; GCC's code does not depend on -g, so the
+  # programs are the same. REBOUND_DEBUG_INFO=ON keeps it (docs/PERFORMANCE.md, "Build time").
+  if(CMAKE_BUILD_TYPE STREQUAL "Release" AND NOT REBOUND_DEBUG_INFO)
+    target_compile_options(${_target} PUBLIC $<$<COMPILE_LANGUAGE:CXX>:-g0>)
   endif()
   target_compile_definitions(${_target} PUBLIC ${DEAL_II_USER_DEFINITIONS}
                              ${DEAL_II_USER_DEFINITIONS_${_rebound_dealii_build}})
