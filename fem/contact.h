@@ -59,4 +59,40 @@ inline NodeContact rigid_plane_contact(double height, Eigen::Vector3d& velocity,
   return c;
 }
 
+// The same contact on a curved rigid surface, in the surface's local frame: the node's gap g_n
+// (distance from the surface, positive outside) and the unit normal n there (out of the target,
+// into the body). Normal: if g_n + dt v.n < 0, v.n := -g_n/dt, J_n = m (v.n,new - v.n) >= 0;
+// tangential: as on the plane, in the plane normal to n (v_t = v - (v.n) n). The predictor is
+// the surface's tangent plane at the node over one step: its error, a step's tangential travel
+// squared over twice the surface's radius, is far below the displacement resolution. The
+// impulse is returned in the case's frame (t, n, b).
+inline NodeContact rigid_surface_contact(double gap, const Eigen::Vector3d& normal,
+                                         Eigen::Vector3d& velocity,
+                                         const Eigen::Vector3d& previous_velocity, double mass,
+                                         double dt, double friction) {
+  NodeContact c;
+  const double vn = velocity.dot(normal);
+  if (gap + dt * vn >= 0) return c;
+  const double vn_new = -gap / dt;
+  const double jn = mass * (vn_new - vn);
+  if (!(jn > 0)) return c;
+  velocity += (vn_new - vn) * normal;
+  const Eigen::Vector3d vt = velocity - velocity.dot(normal) * normal;
+  const double speed = vt.norm();
+  Eigen::Vector3d jt = Eigen::Vector3d::Zero();
+  if (mass * speed <= friction * jn) {  // stick
+    c.stick = true;
+    jt = -mass * vt;
+    velocity -= vt;
+  } else if (speed > 0 && friction > 0) {  // slip against the predicted sliding direction
+    jt = -(friction * jn / speed) * vt;
+    velocity += jt / mass;
+  }
+  c.active = true;
+  c.impulse = jn * normal + jt;
+  c.friction_work = -0.5 * jt.dot(previous_velocity + velocity);
+  c.normal_work = 0.5 * jn * normal.dot(previous_velocity + velocity);
+  return c;
+}
+
 }  // namespace rebound::fem

@@ -29,6 +29,7 @@
 
 #include "cases/derived.h"
 #include "fem/discretisation.h"
+#include "fem/targets/target.h"
 #include "meshes/meshes.h"
 
 namespace rebound::fem {
@@ -167,31 +168,34 @@ class StaticBody {
 };
 
 // The contact problem of one body force b on the candidates (n of them): the nodal forces f >= 0
-// and the rigid approach c with
-//   gap = y + b w + W f + c >= 0,  f >= 0,  f . gap = 0,  sum f = m b,
-// i.e. the minimum of the complementary energy f.W f / 2 + f.(y + b w) over f >= 0 with the
-// force balance (c its multiplier). Solved by the primal active-set method for convex quadratic
-// programmes (Lawson & Hanson's NNLS with the balance as an equality; Nocedal & Wright, Numerical
-// Optimization, sec. 16.5): every iterate is feasible and the energy does not rise; a set that
-// has not settled after 20 n + 100 steps is an error. The moment balance about n is left
-// to the support (the loads of a sphere's symmetric mesh are nearly coaxial; the solution reports
-// the offset of the contact force's line from the centroid's).
+// along the target's normals n_i and the rigid approach c of the body along n (y) with
+//   gap = g + b w + W f + c n_y >= 0,  f >= 0,  f . gap = 0,  sum f n_y = m b,
+// g the candidates' initial gaps and n_y the y components of their normals (1 on the plane),
+// i.e. the minimum of the complementary energy f.W f / 2 + f.(g + b w) over f >= 0 with the
+// force balance along y (c its multiplier). Solved by the primal active-set method for convex
+// quadratic programmes (Lawson & Hanson's NNLS with the balance as an equality; Nocedal & Wright,
+// Numerical Optimization, sec. 16.5): every iterate is feasible and the energy does not rise; a set
+// that has not settled after 20 n + 100 steps is an error. The moment balance about n is left to
+// the support (the loads of a sphere's symmetric mesh are nearly coaxial; the solution reports the
+// offset of the contact force's line from the centroid's).
 struct ContactSolution {
   Eigen::VectorXd force, gap;
   double approach_shift = 0;  // c
   int iterations = 0;
 };
 
-ContactSolution solve_contact(const Eigen::MatrixXd& W, const Eigen::VectorXd& g, int first,
-                              double force, double gap_tolerance) {
+ContactSolution solve_contact(const Eigen::MatrixXd& W, const Eigen::VectorXd& g,
+                              const Eigen::VectorXd& lift, int first, double force,
+                              double gap_tolerance) {
   const int n = int(g.size());
   Eigen::VectorXd f = Eigen::VectorXd::Zero(n);
-  f[first] = force;  // feasible: all of it on the node at P
+  f[first] = force / lift[first];  // feasible: all of it on the node at P
   std::vector<char> free(n, 0);
   free[first] = 1;
   ContactSolution s;
   for (int iteration = 1; iteration <= 20 * n + 100; ++iteration) {
-    // The equality-constrained minimum over the free nodes: W_SS f_S + c = -g_S, sum f_S = F.
+    // The equality-constrained minimum over the free nodes: W_SS f_S + c n_y,S = -g_S,
+    // sum f_S n_y,S = F.
     std::vector<int> S;
     for (int i = 0; i < n; ++i)
       if (free[i]) S.push_back(i);
@@ -200,7 +204,7 @@ ContactSolution solve_contact(const Eigen::MatrixXd& W, const Eigen::VectorXd& g
     Eigen::VectorXd rhs(k + 1);
     for (int a = 0; a < k; ++a) {
       for (int c = 0; c < k; ++c) kkt(a, c) = W(S[a], S[c]);
-      kkt(a, k) = kkt(k, a) = 1;
+      kkt(a, k) = kkt(k, a) = lift[S[a]];
       rhs[a] = -g[S[a]];
     }
     rhs[k] = force;
@@ -224,7 +228,7 @@ ContactSolution solve_contact(const Eigen::MatrixXd& W, const Eigen::VectorXd& g
     for (int a = 0; a < k; ++a) f[S[a]] = x[a];
     s.approach_shift = x[k];
     s.force = f;
-    s.gap = g + W * f + Eigen::VectorXd::Constant(n, x[k]);
+    s.gap = g + W * f + x[k] * lift;
     // Optimal when no held node would penetrate; else free the deepest one.
     int deepest = -1;
     for (int i = 0; i < n; ++i)
@@ -236,10 +240,11 @@ ContactSolution solve_contact(const Eigen::MatrixXd& W, const Eigen::VectorXd& g
   throw std::runtime_error("quasi-static contact law: the active set did not settle");
 }
 
-// The influence of the candidate nodes on one another: W(:, j) their normal displacements under a
-// unit normal force at j, mean_unit(j) the mass-weighted mean normal displacement it gives; w and
-// mean_body the same for the body force of unit deceleration (b = 1: -m_i on every node's normal
-// dof). One back-substitution each; the stop flag is read before each.
+// The influence of the candidate nodes on one another: W(:, j) their displacements along their
+// normals n_i (the target's, fem/targets/target.h) under a unit force along n_j at j,
+// mean_unit(j) the mass-weighted mean displacement along y it gives; w and mean_body the same for
+// the body force of unit deceleration along y (b = 1: -m_i on every node's y dof). One
+// back-substitution each; the stop flag is read before each.
 struct Influence {
   Eigen::MatrixXd W;
   Eigen::VectorXd w, mean_unit;
@@ -247,9 +252,15 @@ struct Influence {
 };
 
 Influence influence_solves(StaticBody& body, const std::vector<Node>& nodes,
-                           const std::vector<int>& candidates, double mass,
+                           const std::vector<int>& candidates,
+                           const std::vector<Eigen::Vector3d>& normals, double mass,
                            const StaticLawOptions& options) {
   const int n = int(candidates.size());
+  const auto along_normal = [&](const Vector<double>& x, int i) {
+    const Node& node = nodes[candidates[i]];
+    return normals[i][0] * x(node.dof[0]) + normals[i][1] * x(node.dof[1]) +
+           normals[i][2] * x(node.dof[2]);
+  };
   const auto mean_normal = [&](const Vector<double>& x) {
     double sum = 0;
     for (const Node& node : nodes) sum += node.mass * x(node.dof[1]);
@@ -267,15 +278,15 @@ Influence influence_solves(StaticBody& body, const std::vector<Node>& nodes,
                                    " influence solves");
     if (options.progress) options.progress(j, n + 1);
     rhs = 0;
-    rhs(nodes[candidates[j]].dof[1]) = 1;
+    for (unsigned int d = 0; d < 3; ++d) rhs(nodes[candidates[j]].dof[d]) = normals[j][d];
     body.solve(rhs, x);
-    for (int i = 0; i < n; ++i) in.W(i, j) = x(nodes[candidates[i]].dof[1]);
+    for (int i = 0; i < n; ++i) in.W(i, j) = along_normal(x, i);
     in.mean_unit[j] = mean_normal(x);
   }
   rhs = 0;
   for (const Node& node : nodes) rhs(node.dof[1]) = -node.mass;
   body.solve(rhs, x);
-  for (int i = 0; i < n; ++i) in.w[i] = x(nodes[candidates[i]].dof[1]);
+  for (int i = 0; i < n; ++i) in.w[i] = along_normal(x, i);
   in.mean_body = mean_normal(x);
   if (options.progress) options.progress(n + 1, n + 1);
   return in;
@@ -308,11 +319,11 @@ StaticLaw static_contact_law(const cases::Case& c, const StaticLawOptions& optio
   const double R = d.hertz.radius;
   const double peak = d.hertz.peak_force;
   const double largest = options.force_fractions.back() * peak;
-  const double hertz_radius_at_largest = std::cbrt(3 * largest * R / (4 * E_star));
+  const std::unique_ptr<Target> target = make_target(c);
   StaticLaw law;
   law.degree = c.fem.degree;
-  law.candidate_radius =
-      options.candidate_radius > 0 ? options.candidate_radius : 1.3 * hertz_radius_at_largest;
+  law.candidate_radius = options.candidate_radius > 0 ? options.candidate_radius
+                                                      : 1.3 * target->contact_radius(c, largest);
 
   StaticBody body(c, options.extra_levels);
   law.dofs = body.dofs();
@@ -347,15 +358,26 @@ StaticLaw static_contact_law(const cases::Case& c, const StaticLawOptions& optio
   const int n = int(candidates.size());
   law.candidates = n;
   if (n < 4) throw std::runtime_error("quasi-static contact law: fewer than 4 candidate nodes");
+  // The target's initial gap and normal at each candidate (the plane: y and e_y).
+  Eigen::VectorXd gap(n), lift(n);
+  std::vector<Eigen::Vector3d> normals(n);
+  int first = 0;
+  for (int i = 0; i < n; ++i) {
+    const Point<3>& X = nodes[candidates[i]].X;
+    const Eigen::Vector3d x(X[0], X[1], X[2]);
+    gap[i] = target->gap(x);
+    normals[i] = target->normal(x);
+    lift[i] = normals[i][1];
+    if (candidates[i] == at_p) first = i;
+  }
 
   Timer influence_timer;
-  Influence influence = influence_solves(body, nodes, candidates, mass, options);
+  Influence influence = influence_solves(body, nodes, candidates, normals, mass, options);
   law.influence_seconds = influence_timer.wall_time();
   Eigen::MatrixXd& W = influence.W;
   const Eigen::VectorXd& w = influence.w;
   const Eigen::VectorXd& mean_unit = influence.mean_unit;
   const double mean_body = influence.mean_body;
-  Eigen::VectorXd y(n);
   // Maxwell-Betti: W is symmetric, and the body force's displacement at j equals minus the mass
   // times the mean displacement a unit force at j gives (the same K, loads and masses on both
   // sides), both up to the factorisation's round-off.
@@ -363,11 +385,6 @@ StaticLaw static_contact_law(const cases::Case& c, const StaticLawOptions& optio
       std::max((W - W.transpose()).cwiseAbs().maxCoeff() / W.cwiseAbs().maxCoeff(),
                (w + mass * mean_unit).cwiseAbs().maxCoeff() / w.cwiseAbs().maxCoeff());
   W = 0.5 * (W + W.transpose());
-  int first = 0;
-  for (int i = 0; i < n; ++i) {
-    y[i] = nodes[candidates[i]].X[1];
-    if (candidates[i] == at_p) first = i;
-  }
   // The outermost ring of candidates: contact there means the radius was too small.
   const double outer = 0.9 * law.candidate_radius;
 
@@ -378,7 +395,8 @@ StaticLaw static_contact_law(const cases::Case& c, const StaticLawOptions& optio
     // A held node enters the contact when it would penetrate by more than 1e-9 of Hertz's
     // approach (round-off level).
     const double hertz_approach = std::cbrt(9 * force * force / (16 * E_star * E_star * R));
-    const ContactSolution s = solve_contact(W, y + b * w, first, force, 1e-9 * hertz_approach);
+    const ContactSolution s =
+        solve_contact(W, gap + b * w, lift, first, force, 1e-9 * hertz_approach);
     StaticLawPoint point;
     point.force = force;
     // The centroid's approach: minus the mean of (supported solution + rigid approach c).
@@ -387,12 +405,12 @@ StaticLaw static_contact_law(const cases::Case& c, const StaticLawOptions& optio
     {
       double mx = 0, mz = 0;
       for (int i = 0; i < n; ++i) {
-        mx += s.force[i] * nodes[candidates[i]].X[0];
-        mz += s.force[i] * nodes[candidates[i]].X[2];
+        mx += s.force[i] * lift[i] * nodes[candidates[i]].X[0];
+        mz += s.force[i] * lift[i] * nodes[candidates[i]].X[2];
       }
       point.load_offset = std::hypot(mx / force - moment_x / mass, mz / force - moment_z / mass);
     }
-    point.balance_error = std::abs(s.force.sum() - force) / force;
+    point.balance_error = std::abs(s.force.dot(lift) - force) / force;
     point.active_set_iterations = s.iterations;
     for (int i = 0; i < n; ++i) {
       point.max_penetration = std::max(point.max_penetration, -s.gap[i]);
@@ -401,11 +419,11 @@ StaticLaw static_contact_law(const cases::Case& c, const StaticLawOptions& optio
         const double r = nodes[candidates[i]].X.norm();
         point.contact_radius = std::max(point.contact_radius, r);
         if (r > outer)
-          throw std::runtime_error(
-              "quasi-static contact law: at " + std::to_string(force) +
-              " N the contact reaches the outermost candidate nodes (within " +
-              std::to_string(law.candidate_radius) +
-              " m of P, 1.3 Hertz contact radii at the largest force): the law would be cut");
+          throw std::runtime_error("quasi-static contact law: at " + std::to_string(force) +
+                                   " N the contact reaches the outermost candidate nodes (within " +
+                                   std::to_string(law.candidate_radius) +
+                                   " m of P, 1.3 contact radii of the target at the largest "
+                                   "force): the law would be cut");
       }
     }
     law.points.push_back(point);

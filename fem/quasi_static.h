@@ -4,15 +4,16 @@
 // part beyond its rigid-body deceleration, every node decelerates alike, u'' = -b e_n, and what is
 // left is the static problem
 //
-//     K u = f_contact - b M 1_n,     gap_i = y_i + u_n,i >= 0,  f_i >= 0,  f_i gap_i = 0,
+//     K u = f_contact - b M 1_n,     gap_i = g_i + u_n,i >= 0,  f_i >= 0,  f_i gap_i = 0,
 //
 // the body under the uniform body force of its own deceleration (b per unit mass, the lumped
-// masses of the explicit FEM) pressed frictionlessly on the rigid plane y = 0 at the same
-// candidate nodes as the explicit contact. Its force F = m b against the approach of the centroid
-// delta = -(sum_i m_i u_n,i)/m is the contact law of the FE body; Hertz's is
-// F = (4/3) E* sqrt(R) delta^(3/2). Integrating m delta'' = -F(delta) from the impact speed gives
-// the quasi-static impact's duration and peak force: the FEM's answer with its inertia (waves,
-// the contact region's mass) taken out, and its mesh, elements and contact nodes kept.
+// masses of the explicit FEM) pressed frictionlessly on its rigid target (the plane y = 0, or the
+// spherical socket; gap_i its gap and u_n,i the displacement along its normal at node i) at the
+// same candidate nodes as the explicit contact. Its force F = m b against the approach of the
+// centroid delta = -(sum_i m_i u_n,i)/m is the contact law of the FE body; Hertz's is F = (4/3) E*
+// sqrt(R) delta^(3/2). Integrating m delta'' = -F(delta) from the impact speed gives the
+// quasi-static impact's duration and peak force: the FEM's answer with its inertia (waves, the
+// contact region's mass) taken out, and its mesh, elements and contact nodes kept.
 //
 // Method. K is assembled (same FE space, geometry and quadrature as the explicit operator) and
 // factorised once (UMFPACK) with the six rigid modes held by a statically determinate support: the
@@ -43,7 +44,8 @@ struct StaticLawOptions {
   // Body forces as multiples of Hertz's peak force of the case's impact, increasing, > 0.
   std::vector<double> force_fractions;
   // Candidate nodes: unconstrained boundary nodes within this distance of P, m (0: 1.3 times
-  // Hertz's contact radius at the largest force). A law whose contact reaches the outermost
+  // the target's contact radius at the largest force, fem::Target::contact_radius: Hertz's on
+  // the plane). A law whose contact reaches the outermost
   // candidates is refused.
   double candidate_radius = 0;
   // Called after each influence solve with (solves done, solves in all); the solves are nearly all

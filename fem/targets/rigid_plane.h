@@ -4,6 +4,9 @@
 // radius a_max (meshes::mesh_options).
 #pragma once
 
+#include <cmath>
+
+#include "cases/derived.h"
 #include "fem/targets/target.h"
 
 namespace rebound::fem {
@@ -18,6 +21,11 @@ class RigidPlane final : public Target {
                       const Eigen::Vector3d& previous_velocity, double mass,
                       double dt) const override {
     return rigid_plane_contact(x.y(), velocity, previous_velocity, mass, dt, friction_);
+  }
+  // Hertz's a = (3 F R / (4 E*))^(1/3).
+  double contact_radius(const cases::Case& c, double force) const override {
+    const cases::HertzScales h = cases::derive(c).hertz;
+    return std::cbrt(3 * force * h.radius / (4 * h.contact_modulus));
   }
   meshes::MeshOptions mesh_options(const cases::Case& c, int extra_levels) const override {
     return meshes::mesh_options(c, extra_levels);

@@ -3,7 +3,8 @@
 //     surface's normal there (pointing into the body);
 //   - its contact law on one boundary node of the body over one explicit step (fem/contact.h's
 //     kinematic Coulomb contact for the rigid plane);
-//   - what the mesh must refine for it: the contact zone's size (meshes::MeshOptions).
+//   - what the mesh must refine for it: the contact zone's size (meshes::MeshOptions), and the
+//     contact zone's size under a static load.
 // The solver's time loop (fem/solver.cpp) only calls contact() on every boundary node and gap()
 // for the lowest boundary node's gap, so a new target (a rigid spherical socket, a deformable
 // body) does not touch it.
@@ -38,6 +39,9 @@ class Target {
   virtual NodeContact contact(const Eigen::Vector3d& x, Eigen::Vector3d& velocity,
                               const Eigen::Vector3d& previous_velocity, double mass,
                               double dt) const = 0;
+  // The radius of the contact zone under the normal force F (N) of a static contact, an estimate
+  // to size what must hold it: the quasi-static law's candidate nodes (fem/quasi_static.h).
+  virtual double contact_radius(const cases::Case& c, double force) const = 0;
   // The mesh the body needs against this target (its contact zone refined), for
   // meshes::build_mesh; extra_levels: uniform refinements of the finished mesh (--level).
   virtual meshes::MeshOptions mesh_options(const cases::Case& c, int extra_levels) const = 0;

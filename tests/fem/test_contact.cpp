@@ -64,3 +64,37 @@ TEST(FemContact, SlipTakesMuJnAgainstTheSlidingDirection) {
   EXPECT_NEAR(v.x() / v.z(), 0.75, 1e-14);
   EXPECT_GT(c.friction_work, 0);
 }
+
+// The curved-surface form (rigid_surface_contact, used by the spherical socket) is the plane's law
+// in the surface's local frame: for any rotation Q, the node state rotated by Q against the
+// normal Q e_y gives the plane's velocity, impulse and works rotated by Q (round-off only), in
+// each of the law's branches (untouched, stick, slip, released).
+TEST(FemContact, CurvedSurfaceLawIsThePlaneLawInTheLocalFrame) {
+  using rebound::fem::rigid_surface_contact;
+  const Eigen::Matrix3d q = (Eigen::AngleAxisd(0.7, Eigen::Vector3d(1, 2, 3).normalized()) *
+                             Eigen::AngleAxisd(-1.9, Eigen::Vector3d(-2, 0.5, 1).normalized()))
+                                .toRotationMatrix();
+  struct State {
+    double gap, mu;
+    Eigen::Vector3d v;
+  };
+  const State states[] = {{1e-3, 0.5, {0.3, -0.5, 0}},  {2e-4, 0.0, {0, -0.5, 0}},
+                          {-1e-3, 0.5, {0, 5.0, 0}},    {0.0, 0.5, {0.01, -0.5, 0.02}},
+                          {0.0, 0.1, {3.0, -0.5, 4.0}}, {-3e-5, 0.3, {-0.2, -0.1, 0.05}}};
+  for (const State& s : states) {
+    Eigen::Vector3d v_plane = s.v, v0 = s.v;
+    const auto plane = rigid_plane_contact(s.gap, v_plane, v0, kMass, kDt, s.mu);
+    Eigen::Vector3d v_curved = q * s.v;
+    const Eigen::Vector3d v0_curved = q * v0;
+    const auto curved = rigid_surface_contact(s.gap, q * Eigen::Vector3d::UnitY(), v_curved,
+                                              v0_curved, kMass, kDt, s.mu);
+    EXPECT_EQ(curved.active, plane.active);
+    EXPECT_EQ(curved.stick, plane.stick);
+    EXPECT_LT((v_curved - q * v_plane).norm(), 1e-14 * (1 + s.v.norm()));
+    EXPECT_LT((curved.impulse - q * plane.impulse).norm(), 1e-14 * (1 + plane.impulse.norm()));
+    EXPECT_NEAR(curved.friction_work, plane.friction_work, 1e-14 * (1 + plane.friction_work));
+    EXPECT_NEAR(curved.normal_work, plane.normal_work, 1e-14 * (1 + std::abs(plane.normal_work)));
+    if (curved.active)  // the node ends on the tangent plane
+      EXPECT_NEAR(s.gap + kDt * v_curved.dot(q * Eigen::Vector3d::UnitY()), 0, 1e-17);
+  }
+}
