@@ -37,11 +37,13 @@ struct Material {
   std::optional<double> yield_stress = std::nullopt;
 };
 
-// What the body strikes: a rigid plane (the default) or an elastic half-space (the lumped and
-// half-space models only; the FEM keeps the rigid plane, fem_target_problem()). The half-space
-// is infinitely massive: only its elastic constants enter, through cases::contact_pair()
-// (cases/derived.h); its density is optional and informative.
-enum class TargetType { rigid_plane, elastic_halfspace };
+// What the body strikes: a rigid plane (the default), an elastic half-space or a rigid spherical
+// socket around a sphere (the lumped and half-space models only; the FEM keeps the rigid plane,
+// fem_target_problem()). The half-space is infinitely massive: only its elastic constants enter,
+// through cases::contact_pair() (cases/derived.h); its density is optional and informative. The
+// socket (radius R1 > the ball's body.radius R2) is fixed and rigid: the pair's E* is the ball's;
+// its geometry is cases::socket_geometry() (cases/socket.h; docs/THEORY.md §7).
+enum class TargetType { rigid_plane, elastic_halfspace, spherical_socket };
 
 const char* to_string(TargetType type);
 
@@ -50,7 +52,10 @@ struct Target {
   double young_modulus = 0;       // Pa, elastic_halfspace only
   double poisson_ratio = 0;       // elastic_halfspace only
   std::optional<double> density;  // kg/m^3, elastic_halfspace only, optional
-  bool rigid() const { return type == TargetType::rigid_plane; }
+  double radius = 0;              // m, spherical_socket only: the socket's radius R1
+  // The target does not deform (the rigid plane, the socket): E* and G* are the body's.
+  bool rigid() const { return type != TargetType::elastic_halfspace; }
+  bool socket() const { return type == TargetType::spherical_socket; }
 };
 
 struct Contact {
@@ -82,6 +87,9 @@ struct LumpedOptions {
   // model "lai" with a dissipative normal_law: "exact" (the damping for which the frictionless
   // normal impact achieves e_N = restitution) or "published" (the law's closed form)
   std::string restitution_calibration = "exact";
+  // normal_law "liu" and "wang-gao" (a spherical socket): Steuermann's polynomial index n
+  // (Wang & Gao 2023, eqs. 7-11; n = 2 is closest to their FEM)
+  int polynomial_index = 2;
   std::optional<double> impulse_ratio;  // Brach's tangential/normal impulse ratio
   double relative_tolerance = 1e-8;     // integrator rtol
   double euler_step = 1e-2;             // non-dimensional step of the uncoupled-euler mode

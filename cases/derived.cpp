@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "cases/json_numbers.h"
+#include "cases/socket.h"
 
 namespace rebound::cases {
 namespace {
@@ -291,8 +292,9 @@ Derived derive(const Case& c, const MassProperties& body) {
                               : std::numeric_limits<double>::quiet_NaN();
   }
 
+  // Hertz's radius: the body's radius of curvature at P on a plane, R1 R2 / dR in a socket.
   const double m = d.effective_mass, v = d.approach_speed, E = d.contact_modulus,
-               R = d.body.contact_radius;
+               R = c.target.socket() ? effective_radius(socket_geometry(c)) : d.body.contact_radius;
   d.length_scale = std::pow(m * m * std::pow(v, 4) / (E * E * R), 0.2);
   d.time_scale = d.length_scale / v;
   d.impulse_scale = m * v;
@@ -328,6 +330,8 @@ std::vector<DerivedValue> derived_values(const Case& c, const Derived& d) {
       {"Hertz peak force", "N", d.hertz.peak_force, true},
       {"Hertz contact radius a_max", "m", d.hertz.contact_radius, true},
   };
+  if (c.target.socket())
+    v.push_back({"socket's effective radius R1 R2/dR", "m", d.hertz.radius, true});
   for (int i = 0; i < 3; ++i) {
     v.push_back({"centre of mass", "m", d.body.centre_of_mass[i], false});
     for (int j = 0; j < 3; ++j)

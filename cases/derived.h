@@ -75,7 +75,7 @@ PlanarInertia planar_inertia(const Eigen::Matrix2d& inverse_inertia);
 
 struct HertzScales {
   double contact_modulus = 0;  // E* = E/(1-nu^2), Pa
-  double radius = 0;           // R, m
+  double radius = 0;           // R, m (a socket: R1 R2 / dR, cases/socket.h)
   double normal_mass = 0;      // 1/N_nn, kg (the body mass for a sphere)
   double normal_speed = 0;     // m/s
   double max_compression = 0;  // delta_max, m
@@ -142,7 +142,7 @@ struct Derived {
   // -mu gamma_n) with Newton's e_N = 1 (an elastic normal contact), at any theta (docs/THEORY.md
   // sec. 5); 4 chi at theta = 0. NaN when mu = 0 or the sliding normal mass is not positive.
   double gross_slip_offset = 0;
-  double length_scale = 0;   // eta = (m^2 v^4/(E^2 R))^(1/5) (5.40), m
+  double length_scale = 0;   // eta = (m^2 v^4/(E^2 R))^(1/5) (5.40), m; R = hertz.radius
   double time_scale = 0;     // eta / v, s
   double impulse_scale = 0;  // m v, N s
   double force_scale = 0;    // m v^2 / eta, N

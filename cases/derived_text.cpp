@@ -3,8 +3,34 @@
 #include <cmath>
 
 #include "cases/format.h"
+#include "cases/socket.h"
 
 namespace rebound::cases {
+
+namespace {
+
+// The ball in the socket: clearance, Hertz's R_eff and each law's elastic normal impact.
+std::string socket_table(const Case& c, const Derived& d) {
+  const SocketGeometry g = socket_geometry(c);
+  const int n = c.lumped.polynomial_index;
+  std::string out = format(
+      " Ball in a spherical socket (Wang & Gao 2023; docs/THEORY.md sec. 7)\n"
+      "  %-34s %-14.6g %s\n  %-34s %-14.6g %s\n  %-34s %-14d %s\n",
+      "clearance dR = R1 - R2", g.clearance, "m", "effective radius R_eff = R1 R2/dR",
+      effective_radius(g), "m", "polynomial index n", n, "(liu, wang-gao)");
+  out += format("  elastic normal impact by each law (energy balance at v_n = %.6g m/s):\n",
+                d.hertz.normal_speed);
+  out += format("    %-10s %-13s %-13s %-13s %-13s %s\n", "law", "F/F_hertz(0)", "delta_max m",
+                "F_max N", "a_max m", "a_max/R2");
+  for (const SocketImpactEstimate& e :
+       socket_impact_estimates(d.contact_modulus, g, n, d.hertz.normal_mass, d.hertz.normal_speed))
+    out += format("    %-10s %-13.6g %-13.6g %-13.6g %-13.6g %.4g\n", to_string(e.law),
+                  e.light_load_ratio, e.max_approach, e.peak_force, e.contact_radius,
+                  e.contact_radius / g.ball_radius);
+  return out;
+}
+
+}  // namespace
 
 std::string derived_table(const Case& c, const Derived& d) {
   std::string out;
@@ -16,7 +42,12 @@ std::string derived_table(const Case& c, const Derived& d) {
   out += format("  body: %s, material E = %.4g Pa, nu = %.4g, rho = %.4g kg/m^3, mu = %.4g\n",
                 to_string(c.body.shape), c.material.young_modulus, c.material.poisson_ratio,
                 c.material.density, c.contact.friction);
-  if (c.target.rigid())
+  if (c.target.socket())
+    out += format(
+        "  target: rigid spherical socket, radius R1 = %.6g m (lumped and half-space models "
+        "only; not the FEM)\n",
+        c.target.radius);
+  else if (c.target.rigid())
     out += format("  target: rigid plane\n");
   else
     out += format(
@@ -76,6 +107,7 @@ std::string derived_table(const Case& c, const Derived& d) {
   line("contact duration t_c", d.hertz.duration, "s");
   line("peak force F_max", d.hertz.peak_force, "N");
   line("contact radius a_max", d.hertz.contact_radius, "m");
+  if (c.target.socket()) out += socket_table(c, d);
   return out;
 }
 

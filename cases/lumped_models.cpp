@@ -13,7 +13,7 @@ const std::vector<LumpedModel>& lumped_models() {
       {"uncoupled", N::normal_spring},
       {"uncoupled-euler", N::normal_spring},
       // The method of dimensionality reduction's bed of springs (Popov & Heß 2015; THEORY §9).
-      {"mdr", N::elastic_body},
+      {"mdr", N::elastic_body, false, false},
       // The quasi-static 3-D half-space contact (Kalker 1990; THEORY §10).
       {"halfspace", N::elastic_body},
       // Rigid-body restitution laws (THEORY §8): Newton's kinematic, Poisson's kinetic and

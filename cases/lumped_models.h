@@ -30,6 +30,8 @@ struct LumpedModel {
   // lumped.restitution_calibration applies (with a dissipative normal_law): how the law takes
   // its damping from the prescribed restitution (lai only).
   bool calibrates_restitution = false;
+  // The model takes the ball in a spherical socket (target.type "spherical_socket").
+  bool takes_socket = true;
 };
 
 // Every model, in the order the help texts and sweeps list them.

@@ -20,6 +20,8 @@
 
 #include "cases/case.h"
 #include "cases/derived.h"
+#include "cases/normal_law_table.h"
+#include "cases/socket.h"
 #include "cases/spelling.h"
 
 namespace rebound::cases {
@@ -489,14 +491,15 @@ void read_lumped(const ObjectReader& top, Problems& problems, LumpedOptions& o) 
   const ObjectReader lumped(
       top.at("lumped"), "lumped", problems,
       {"model", "normal_law", "lambda", "theta", "theta_deg", "restitution",
-       "restitution_calibration", "impulse_ratio", "relative_tolerance", "euler_step", "frames",
-       "springs", "cells", "time_steps", "dundurs_coupling"});
+       "restitution_calibration", "polynomial_index", "impulse_ratio", "relative_tolerance",
+       "euler_step", "frames", "springs", "cells", "time_steps", "dundurs_coupling"});
   const bool model_ok = problems.step(
       [&] { o.model = lumped.choice("model", lumped_model_names(), std::string("lai")); });
   const bool law_ok = problems.step([&] {
-    o.normal_law = lumped.choice(
-        "normal_law", {"hertz", "hunt-crossley", "lankarani-nikravesh", "flores", "michalczyk"},
-        std::string("hertz"));
+    o.normal_law = lumped.choice("normal_law", normal_law_names(), std::string("hertz"));
+  });
+  const bool index_ok = problems.step([&] {
+    o.polynomial_index = lumped.integer("polynomial_index", o.polynomial_index, 1, 1000);
   });
   problems.step([&] {
     o.lambda = lumped.optional_number("lambda");
@@ -550,19 +553,25 @@ void read_lumped(const ObjectReader& top, Problems& problems, LumpedOptions& o) 
                    std::string("is an option of model \"") + option.model +
                        "\", but the model is \"" + o.model + "\"");
   if (!law_ok) return;
+  const NormalLawEntry& law = normal_law_entry(o.normal_law);
+  if (index_ok && lumped.has("polynomial_index") && !law.polynomial_index)
+    problems.add("lumped.polynomial_index",
+                 "is Steuermann's polynomial index of normal_law \"liu\" or \"wang-gao\" (a "
+                 "spherical socket), but the normal_law is \"" +
+                     o.normal_law + "\"");
   problems.step([&] {
     const LumpedModel& model = lumped_model(o.model);
     if (model.normal_contact == NormalContact::elastic_body && o.normal_law != "hertz")
       lumped.stop("lumped.normal_law", "is \"" + o.normal_law + "\" but model \"" + o.model +
                                            "\" has the elastic (Hertz) contact of the body; "
                                            "expected \"hertz\"");
-    const bool dissipative = o.normal_law != "hertz";
+    const bool dissipative = dissipative_normal_law(o);
     const bool rigid = model.normal_contact == NormalContact::rigid_body_law;
-    if (dissipative && rigid)
+    if (o.normal_law != "hertz" && rigid)
       lumped.stop("lumped.normal_law", "is \"" + o.normal_law + "\" but model \"" + o.model +
                                            "\" is a rigid-body law without a normal spring; "
                                            "expected \"hertz\" or a compliant model");
-    const bool needs_restitution = dissipative || rigid;
+    const bool needs_restitution = law.restitution == LawRestitution::required || rigid;
     if (needs_restitution && !o.restitution && restitution_ok)
       lumped.stop("lumped.restitution", "is missing; model \"" + o.model + "\" with normal_law \"" +
                                             o.normal_law +
@@ -573,15 +582,17 @@ void read_lumped(const ObjectReader& top, Problems& problems, LumpedOptions& o) 
       for (const LumpedModel& m : lumped_models())
         if (m.calibrates_restitution)
           calibrating += (calibrating.empty() ? "\"" : " or \"") + std::string(m.name) + "\"";
-      problems.add("lumped.restitution_calibration",
-                   "applies to model " + calibrating +
-                       " with a dissipative normal_law (hunt-crossley, lankarani-nikravesh, "
-                       "flores, michalczyk), but the model is \"" +
-                       o.model + "\" with normal_law \"" + o.normal_law + "\"");
+      problems.add(
+          "lumped.restitution_calibration",
+          "applies to model " + calibrating +
+              " with a dissipative normal_law (hunt-crossley, lankarani-nikravesh, "
+              "flores, michalczyk; wang-gao with lumped.restitution), but the model is "
+              "\"" +
+              o.model + "\" with normal_law \"" + o.normal_law +
+              (law.restitution == LawRestitution::optional ? "\" without lumped.restitution"
+                                                           : "\""));
     }
-    const bool viscous = o.normal_law == "hunt-crossley" || o.normal_law == "lankarani-nikravesh" ||
-                         o.normal_law == "flores";
-    if (viscous && model.calibrates_restitution && calibration_ok &&
+    if (law.viscous && model.calibrates_restitution && calibration_ok &&
         o.restitution_calibration == "exact" && o.restitution &&
         *o.restitution < kMinimumCalibratedRestitution)
       problems.add("lumped.restitution",
@@ -686,6 +697,9 @@ void check_derived(const Case& c, const Spelling& spelling, Problems& problems) 
                            "); expected values whose derived quantities are finite");
   }
 
+  // The FEM does not take the socket (fem_target_problem), and its conformal contact is the
+  // point of the socket's laws.
+  if (c.target.socket()) return;
   const double phi = body_axis_angle(body, c.impact.theta);
   const double limit = mesh_contact_radius_limit(body.radius, phi);
   const double a = d.hertz.contact_radius;
@@ -700,6 +714,51 @@ void check_derived(const Case& c, const Spelling& spelling, Problems& problems) 
                       " m = R (pi/2 - |phi|)/6, the largest contact zone (3 a_max around P) the "
                       "FEM can mesh on the touching cap; beyond it Hertz's small-contact "
                       "assumption a_max << R fails for every model");
+  }
+}
+
+// The ball in a socket: a sphere smaller than the socket.
+void check_socket(const ObjectReader& top, const Case& c, bool body_ok, const Spelling& spelling,
+                  Problems& problems) {
+  (void)top;
+  if (!body_ok) return;
+  if (c.body.shape != Shape::sphere)
+    problems.stop("body.shape", "is \"" + std::string(to_string(c.body.shape)) +
+                                    "\"; target.type \"spherical_socket\" holds a ball: expected "
+                                    "\"sphere\"");
+  if (!(c.target.radius > c.body.radius)) {
+    const double r2 = c.body.radius;
+    problems.stop("target.radius", "is " + number_text(c.target.radius) +
+                                       "; expected a socket radius R1 larger than "
+                                       "the ball's " +
+                                       spelling.radius + " R2 = " + short_number(r2) +
+                                       " m (the clearance dR = R1 - R2 = " +
+                                       short_number(c.target.radius - r2) + " m must be > 0)");
+  }
+}
+
+// A normal law or model that does not apply to the case's target, naming both keys.
+void check_target_law(const Case& c, Problems& problems) {
+  const LumpedOptions& o = c.lumped;
+  const std::string target = "target.type \"" + std::string(to_string(c.target.type)) + "\"";
+  const NormalLawEntry& law = normal_law_entry(o.normal_law);
+  if (!applies_to(law, c.target))
+    problems.add("lumped.normal_law",
+                 "is \"" + o.normal_law + "\", which does not apply to " + target +
+                     (law.on_socket ? " (it is a law of the ball in a spherical socket)"
+                                    : " (it is a law of the plane)") +
+                     "; expected one of " + normal_laws_on(c.target, " | ") +
+                     (law.on_socket ? ", or target.type \"spherical_socket\""
+                                    : ", or target.type \"rigid_plane\""));
+  const LumpedModel& model = lumped_model(o.model);
+  if (c.target.socket() && !model.takes_socket) {
+    std::string models;
+    for (const LumpedModel& m : lumped_models())
+      if (m.takes_socket) models += (models.empty() ? "\"" : ", \"") + std::string(m.name) + "\"";
+    problems.add("lumped.model", "is \"" + o.model + "\", which does not apply to " + target +
+                                     " (its bed of springs is the paraboloid on a plane); "
+                                     "expected one of " +
+                                     models);
   }
 }
 
@@ -758,16 +817,33 @@ void read_document(const json& document, Problems& problems, Case& result) {
 
   const bool target_ok = problems.step([&] {
     if (!top.has("target")) return;
-    const ObjectReader target(top.at("target"), "target", problems, {"type", "material"});
+    const ObjectReader target(top.at("target"), "target", problems, {"type", "material", "radius"});
     const std::string type =
-        target.choice("type", {"rigid_plane", "elastic_halfspace"}, std::string("rigid_plane"));
+        target.choice("type", {"rigid_plane", "elastic_halfspace", "spherical_socket"},
+                      std::string("rigid_plane"));
     Target& t = result.target;
+    if (type != "spherical_socket" && target.has("radius"))
+      problems.add("target.radius", "is given for target.type \"" + type +
+                                        "\", which has no radius; expected target.type "
+                                        "\"spherical_socket\" with it, or no target.radius");
     if (type == "rigid_plane") {
       t.type = TargetType::rigid_plane;
       if (target.has("material"))
         target.stop("target.material",
                     "is given for target.type \"rigid_plane\", which has no material; expected "
                     "target.type \"elastic_halfspace\" with it, or no target.material");
+      return;
+    }
+    if (type == "spherical_socket") {
+      t.type = TargetType::spherical_socket;
+      if (target.has("material"))
+        problems.add("target.material",
+                     "is given for target.type \"spherical_socket\", which is rigid (the pair's "
+                     "E* is the ball's); expected no target.material");
+      t.radius = target.number("radius", "the socket's radius R1 > body.radius (m)");
+      target.require("radius", t.radius, t.radius > 0,
+                     "the socket's radius R1 > 0 m, larger than the ball's body.radius");
+      spelling.inputs.push_back({"target.radius", t.radius, 1e-2});
       return;
     }
     t.type = TargetType::elastic_halfspace;
@@ -816,6 +892,10 @@ void read_document(const json& document, Problems& problems, Case& result) {
   problems.step([&] {
     if (top.has("fem")) read_fem(top, problems, result.fem);
   });
+
+  if (target_ok && result.target.socket())
+    problems.step([&] { check_socket(top, result, body_ok, spelling, problems); });
+  if (target_ok && top.has("lumped")) problems.step([&] { check_target_law(result, problems); });
 
   if (problems.empty()) problems.step([&] { check_derived(result, spelling, problems); });
 }
@@ -914,16 +994,21 @@ const char* to_string(TargetType type) {
       return "rigid_plane";
     case TargetType::elastic_halfspace:
       return "elastic_halfspace";
+    case TargetType::spherical_socket:
+      return "spherical_socket";
   }
   return "?";
 }
 
 std::string fem_target_problem(const Case& c) {
-  if (c.target.rigid()) return "";
+  if (c.target.type == TargetType::rigid_plane) return "";
   return std::string("is \"") + to_string(c.target.type) +
          "\"; the FEM (rebound fem, pair, refine, sweep --fem, mesh) models the body on a rigid "
          "plane only: expected target.type \"rigid_plane\" (the lumped and half-space models "
-         "take the elastic target: rebound lumped, sweep without --fem)";
+         "take " +
+         (c.target.socket() ? std::string("the spherical socket")
+                            : std::string("the elastic target")) +
+         ": rebound lumped, sweep without --fem)";
 }
 
 void require_fem_target(const Case& c) {

@@ -3,6 +3,8 @@
 #include <cstdint>
 #include <cstdio>
 
+#include "cases/normal_law_table.h"
+
 namespace rebound::cases {
 
 nlohmann::json resolved_json(const Case& c) {
@@ -25,6 +27,7 @@ nlohmann::json resolved_json(const Case& c) {
                    {"density", c.material.density}};
   if (c.material.yield_stress) j["material"]["yield_stress"] = *c.material.yield_stress;
   j["target"] = {{"type", to_string(c.target.type)}};
+  if (c.target.socket()) j["target"]["radius"] = c.target.radius;
   if (!c.target.rigid()) {
     j["target"]["material"] = {{"young_modulus", c.target.young_modulus},
                                {"poisson_ratio", c.target.poisson_ratio}};
@@ -45,8 +48,10 @@ nlohmann::json resolved_json(const Case& c) {
   if (o.theta) lumped["theta"] = *o.theta;
   if (o.restitution) lumped["restitution"] = *o.restitution;
   // Accepted only for a dissipative normal law of Lai's model.
-  if (lumped_model(o.model).calibrates_restitution && o.normal_law != "hertz")
+  if (lumped_model(o.model).calibrates_restitution && dissipative_normal_law(o))
     lumped["restitution_calibration"] = o.restitution_calibration;
+  if (normal_law_entry(o.normal_law).polynomial_index)
+    lumped["polynomial_index"] = o.polynomial_index;
   if (o.impulse_ratio) lumped["impulse_ratio"] = *o.impulse_ratio;
   // Keys of one model only (the parser rejects them for another model).
   if (is_option_of("springs", o.model)) lumped["springs"] = o.springs;

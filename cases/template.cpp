@@ -209,7 +209,8 @@ std::string case_template(Shape shape, const std::string& name) {
            "lai | uncoupled | uncoupled-euler | mdr | halfspace | newton | poisson | stronge | "
            "smith | brach")
       .add("normal_law", quoted(lumped.normal_law),
-           "hertz | hunt-crossley | lankarani-nikravesh | flores | michalczyk")
+           "hertz | hunt-crossley | lankarani-nikravesh | flores | michalczyk (a plane); "
+           "liu | wang-gao (a spherical socket, with \"polynomial_index\", default 2)")
       .off("lambda", "0.5", "overrides the geometry's lambda, in [0, 1)")
       .off("theta_deg", "0",
            "overrides the geometry's theta for the lumped model, degrees (or \"theta\", rad)")
@@ -260,8 +261,9 @@ std::string case_template(Shape shape, const std::string& name) {
       .add("target",
            Object().add("type", quoted("rigid_plane"),
                         "default; or \"elastic_halfspace\" with \"material\": "
-                        "{young_modulus, poisson_ratio[, density]} (lumped models "
-                        "only)"),
+                        "{young_modulus, poisson_ratio[, density]}, or "
+                        "\"spherical_socket\" with \"radius\" R1 > the sphere's "
+                        "(lumped models only)"),
            "")
       .add("contact", Object().add("friction", format_shortest(e.friction), "Coulomb mu, >= 0"),
            "");

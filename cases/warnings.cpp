@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "cases/format.h"
+#include "cases/normal_law_table.h"
 
 namespace rebound::cases {
 
@@ -39,14 +40,18 @@ std::vector<std::string> physical_warnings(const Case& c, const Derived& d) {
         "here is linear elastic",
         c.impact.normal_speed, 100 * mach, c0));
   const bool elastic_contact =
-      c.lumped.normal_law == "hertz" && compliant(lumped_model(c.lumped.model));
-  if (c.lumped.restitution && elastic_contact)
+      !dissipative_normal_law(c.lumped) && compliant(lumped_model(c.lumped.model));
+  if (c.lumped.restitution && elastic_contact) {
+    std::string dissipative;  // the target's dissipative laws
+    for (const NormalLawEntry& law : normal_law_table())
+      if (applies_to(law, c.target) && law.restitution != LawRestitution::none)
+        dissipative += (dissipative.empty() ? "" : ", ") + std::string(law.name);
     warnings.push_back(
         format("lumped.restitution = %.6g is ignored: model \"", *c.lumped.restitution) +
-        c.lumped.model +
-        "\" with normal_law \"hertz\" is elastic in the normal direction (e close "
-        "to 1); a dissipative normal_law (hunt-crossley, lankarani-nikravesh, "
-        "flores, michalczyk) achieves a prescribed e");
+        c.lumped.model + "\" with normal_law \"" + c.lumped.normal_law +
+        "\" is elastic in the normal direction (e close to 1); a dissipative normal_law (" +
+        dissipative + ") achieves a prescribed e");
+  }
   return warnings;
 }
 

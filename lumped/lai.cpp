@@ -44,10 +44,9 @@ class LaiModel {
         always_stick_(std::isinf(stick_limit_)),
         N_(scaled_inverse_inertia(c.lambda, c.theta)),
         v0_(incident_velocity(c.incidence_angle)),
-        spring_(make_normal_spring(parse_normal_law(c.normal_law), c.restitution.value_or(1.0),
-                                   std::cos(c.incidence_angle),
-                                   parse_restitution_calibration(c.restitution_calibration))),
+        spring_(normal_spring(c)),
         hertz_(spring_.law == NormalLaw::hertz),
+        socket_law_(spring_.law == NormalLaw::liu || spring_.law == NormalLaw::wang_gao),
         tangential_stiffness_(4.0 / (3.0 * kappa_)),
         coupling_(1.0 / (3.0 * kappa_)) {}
 
@@ -120,7 +119,10 @@ class LaiModel {
     const double sigma = y[kSigma];
     if (!(sigma > 0)) return 0;
     const double eps = extension(y), sigma2 = sigma * sigma;
-    return 8.0 / 15.0 * sigma2 * sigma2 * sigma + 2.0 / (3.0 * kappa_) * eps * eps * sigma;
+    // The socket's laws store their own K(x) x; the plane's laws Hertz's (8/15) x^{5/2}.
+    const double normal =
+        socket_law_ ? spring_.elastic_energy(sigma2) : 8.0 / 15.0 * sigma2 * sigma2 * sigma;
+    return normal + 2.0 / (3.0 * kappa_) * eps * eps * sigma;
   }
   template <class State>
   double dissipation(const State& y) const {
@@ -156,7 +158,7 @@ class LaiModel {
   Eigen::Matrix2d N_;
   Eigen::Vector2d v0_;
   NormalSpring spring_;
-  bool hertz_;
+  bool hertz_, socket_law_;
   double tangential_stiffness_, coupling_;  // 4 / (3 kappa), 1 / (3 kappa)
   Mode mode_ = Mode::stick;
   double slip_sign_ = 1;
@@ -321,7 +323,7 @@ Outcome solve(const Configuration& configuration, const LaiOptions& options) {
   if (!outcome.history.empty()) outcome.history.back().mode = Mode::separated;
 
   finish_contact(outcome, tau, {y[kGammaT], y[kGammaN]}, model.velocity(y), model.v0_, y[kWork]);
-  if (model.spring_.law != NormalLaw::hertz) {
+  if (model.spring_.dissipative()) {
     outcome.prescribed_restitution = model.spring_.restitution;
     outcome.achieved_restitution = outcome.separation_velocity.y() / std::cos(alpha);
     outcome.restitution_calibration = to_string(model.spring_.calibration);

@@ -190,6 +190,7 @@ void check(const Configuration& c, const MdrOptions& o) {
   if (c.normal_law != "hertz")
     fail("the MDR bed is the Hertz (parabolic) profile; normal_law '" + c.normal_law +
          "' is not supported");
+  if (c.socket) fail("the MDR bed is the paraboloid on a plane, not a ball in a socket");
   if (o.springs < 8) fail("springs must be >= 8");
   if (o.record_history && !(o.history_spacing > 0)) fail("history_spacing must be > 0");
   if (!(c.friction >= 0) || !std::isfinite(c.friction)) fail("friction must be finite and >= 0");

@@ -11,6 +11,7 @@
 #include "cases/case.h"
 #include "cases/format.h"
 #include "lumped/integrator.h"
+#include "lumped/outcome.h"
 
 namespace rebound::lumped {
 
@@ -20,9 +21,11 @@ NormalLaw parse_normal_law(const std::string& name) {
   if (name == "lankarani-nikravesh") return NormalLaw::lankarani_nikravesh;
   if (name == "flores") return NormalLaw::flores;
   if (name == "michalczyk") return NormalLaw::michalczyk;
+  if (name == "liu") return NormalLaw::liu;
+  if (name == "wang-gao") return NormalLaw::wang_gao;
   throw std::invalid_argument("unknown normal law '" + name +
                               "' (accepted: hertz, hunt-crossley, lankarani-nikravesh, flores, "
-                              "michalczyk)");
+                              "michalczyk, liu, wang-gao)");
 }
 
 const char* to_string(NormalLaw law) {
@@ -37,6 +40,10 @@ const char* to_string(NormalLaw law) {
       return "flores";
     case NormalLaw::michalczyk:
       return "michalczyk";
+    case NormalLaw::liu:
+      return "liu";
+    case NormalLaw::wang_gao:
+      return "wang-gao";
   }
   return "?";
 }
@@ -56,13 +63,37 @@ namespace {
 double hertz_force(double x) {
   return x > 0 ? 4.0 / 3.0 * x * std::sqrt(x) : 0.0;
 }
+
+bool socket_law(NormalLaw law) {
+  return law == NormalLaw::liu || law == NormalLaw::wang_gao;
+}
+
+cases::SocketLaw socket_law_of(NormalLaw law) {
+  return law == NormalLaw::liu ? cases::SocketLaw::liu : cases::SocketLaw::wang_gao;
+}
+
 }  // namespace
 
 double NormalSpring::elastic_force(double compression) const {
+  if (socket_law(law))
+    return cases::socket_force(socket_law_of(law), modulus, socket, polynomial_index, compression);
   return hertz_force(compression);
 }
 
+double NormalSpring::elastic_energy(double compression) const {
+  if (socket_law(law))
+    return cases::socket_elastic_energy(socket_law_of(law), modulus, socket, polynomial_index,
+                                        compression);
+  return compression > 0 ? 8.0 / 15.0 * compression * compression * std::sqrt(compression) : 0.0;
+}
+
+bool NormalSpring::dissipative() const {
+  return !(law == NormalLaw::hertz || law == NormalLaw::liu ||
+           (law == NormalLaw::wang_gao && !damped));
+}
+
 double NormalSpring::elastic_force(double compression, double compression_rate) const {
+  if (socket_law(law)) return elastic_force(compression);
   const double f = hertz_force(compression);
   if (law == NormalLaw::michalczyk) {
     // Michalczyk 2008, eq. 2.17: the factor {1 - (1 - R^2)/2 [1 - sgn(xdot)]} is the whole force.
@@ -85,6 +116,13 @@ double NormalSpring::force(double compression, double compression_rate) const {
       return std::max(0.0, f * (1.0 + damping * compression_rate / initial_compression_rate));
     case NormalLaw::michalczyk:
       return elastic_force(compression, compression_rate);
+    case NormalLaw::liu:
+      return elastic_force(compression);
+    case NormalLaw::wang_gao:
+      // Wang & Gao 2023, eq. 29: K x + chi x^{3/2} x', chi x'(-) = (4/3) D; cut at zero.
+      return std::max(
+          0.0, elastic_force(compression) +
+                   (damped ? damping * f * compression_rate / initial_compression_rate : 0.0));
   }
   return f;
 }
@@ -108,15 +146,26 @@ double viscous_restitution(double damping) {
   return achieved_restitution(spring);
 }
 
+// e_N of the frictionless normal impact of `spring` with its damping set to D.
+struct SpringRestitution {
+  NormalSpring spring;
+  double operator()(double damping) const {
+    NormalSpring s = spring;
+    s.damping = damping;
+    return achieved_restitution(s);
+  }
+};
+
 // Brent's method (Brent 1973, ch. 4: inverse quadratic interpolation, secant, bisection) for
 // e_N(D) = e on the bracket [0, 1/e]. The map is decreasing; e_N(0) = 1 exactly (Hertz is
 // elastic), e_N(1/e) <= e (the force is cut when x' reaches -1/D). Stops when
 // |e_N(D) - e| <= 1e-12 or the bracket is below 1e-13 (1 + D); the integration itself (rtol
 // 1e-11) carries ~1e-10 in e_N.
-double solve_viscous_damping(double e) {
+template <class Restitution>
+double solve_damping(const Restitution& restitution_of, double e, double upper) {
   double a = 0, fa = 1 - e;  // e_N(0) - e
-  double b = 1 / e, fb = viscous_restitution(b) - e;
-  if (fb >= 0) return b;  // the force is cut at D = 1/e: e_N = 1/D exactly
+  double b = upper, fb = restitution_of(b) - e;
+  if (fb >= 0) return b;  // the force is cut at D = upper: e_N = upper e / D exactly
   double c = a, fc = fa, d = b - a, step = d;
   for (int iteration = 0; iteration < 200; ++iteration) {
     if ((fb > 0) == (fc > 0)) {  // keep the root between b and c
@@ -158,9 +207,13 @@ double solve_viscous_damping(double e) {
     }
     a = b, fa = fb;
     b += std::abs(d) > tolerance ? d : (half > 0 ? tolerance : -tolerance);
-    fb = viscous_restitution(b) - e;
+    fb = restitution_of(b) - e;
   }
   return b;  // not reached: bisection alone halves a bracket of <= 1000 below 1e-13 in ~55 steps
+}
+
+double solve_viscous_damping(double e) {
+  return solve_damping(viscous_restitution, e, 1 / e);
 }
 
 // Calibrated damping of the viscous form by e, shared by all threads, with a one-entry memo per
@@ -192,15 +245,16 @@ double cached_viscous_damping(double e) {
 
 }  // namespace
 
-double published_damping(NormalLaw law, double restitution) {
-  if (law == NormalLaw::hertz)
-    throw std::invalid_argument("normal law hertz is elastic: it has no damping");
+double published_damping(NormalLaw law, double restitution, int polynomial_index) {
+  if (law == NormalLaw::hertz || law == NormalLaw::liu)
+    throw std::invalid_argument(std::string("normal law ") + to_string(law) +
+                                " is elastic: it has no damping");
   const double c = restitution;
-  const bool valid = law == NormalLaw::flores ? (c > 0 && c <= 1) : (c >= 0 && c <= 1);
+  const bool open = law == NormalLaw::flores || law == NormalLaw::wang_gao;  // 1/c_r
+  const bool valid = open ? (c > 0 && c <= 1) : (c >= 0 && c <= 1);
   if (!valid)
     throw std::invalid_argument(std::string("normal law ") + to_string(law) +
-                                ": restitution must be in " +
-                                (law == NormalLaw::flores ? "(0, 1]" : "[0, 1]"));
+                                ": restitution must be in " + (open ? "(0, 1]" : "[0, 1]"));
   switch (law) {
     case NormalLaw::hunt_crossley:
       return 1.5 * (1.0 - c);
@@ -210,7 +264,12 @@ double published_damping(NormalLaw law, double restitution) {
       return 8.0 * (1.0 - c) / (5.0 * c);
     case NormalLaw::michalczyk:
       return 0.5 * (1.0 - c * c);
+    case NormalLaw::wang_gao: {
+      const double n = polynomial_index;
+      return 60.0 * std::sqrt(2.0) * n * (1.0 - c) / (13.0 * (2.0 * n + 1.0) * c);
+    }
     case NormalLaw::hertz:
+    case NormalLaw::liu:
       break;
   }
   return 0;
@@ -221,8 +280,12 @@ double minimum_calibrated_restitution(NormalLaw law) {
 }
 
 double calibrated_damping(NormalLaw law, double restitution) {
-  if (law == NormalLaw::hertz)
-    throw std::invalid_argument("normal law hertz is elastic: it has no damping to calibrate");
+  if (law == NormalLaw::hertz || law == NormalLaw::liu || law == NormalLaw::wang_gao)
+    throw std::invalid_argument(std::string("normal law ") + to_string(law) +
+                                (law == NormalLaw::wang_gao
+                                     ? ": its calibration depends on the configuration "
+                                       "(lumped::normal_spring)"
+                                     : " is elastic: it has no damping to calibrate"));
   const double e = restitution;
   if (!(e > 0 && e <= 1))
     throw std::invalid_argument(std::string("normal law ") + to_string(law) + ": restitution " +
@@ -242,6 +305,9 @@ NormalSpring make_normal_spring(NormalLaw law, double restitution, double initia
                                 RestitutionCalibration calibration) {
   if (!(initial_compression_rate > 0) || !std::isfinite(initial_compression_rate))
     throw std::invalid_argument("normal law: the initial compression rate must be positive");
+  if (socket_law(law))
+    throw std::invalid_argument(std::string("normal law ") + to_string(law) +
+                                " needs the socket's geometry: lumped::normal_spring");
   NormalSpring spring;
   spring.law = law;
   spring.initial_compression_rate = initial_compression_rate;
@@ -255,6 +321,46 @@ NormalSpring make_normal_spring(NormalLaw law, double restitution, double initia
                        ? calibrated_damping(law, restitution)
                        : published_damping(law, restitution);
   spring.restitution = restitution;
+  return spring;
+}
+
+NormalSpring normal_spring(const Configuration& configuration) {
+  const NormalLaw law = parse_normal_law(configuration.normal_law);
+  const double rate = std::cos(configuration.incidence_angle);
+  const RestitutionCalibration calibration =
+      parse_restitution_calibration(configuration.restitution_calibration);
+  if (!socket_law(law))
+    return make_normal_spring(law, configuration.restitution.value_or(1.0), rate, calibration);
+  if (!configuration.socket)
+    throw std::invalid_argument(std::string("normal law ") + to_string(law) +
+                                " is a law of the ball in a spherical socket: the configuration "
+                                "has no socket");
+  if (!(rate > 0) || !std::isfinite(rate))
+    throw std::invalid_argument("normal law: the initial compression rate must be positive");
+  NormalSpring spring;
+  spring.law = law;
+  spring.initial_compression_rate = rate;
+  spring.calibration = calibration;
+  spring.socket = *configuration.socket;
+  spring.modulus = 1.0 / std::sqrt(cases::effective_radius(spring.socket));
+  spring.polynomial_index = configuration.polynomial_index;
+  spring.normal_compliance = 1 - configuration.lambda * std::cos(2 * configuration.theta);
+  spring.restitution = 1.0;
+  if (law == NormalLaw::liu || !configuration.restitution) return spring;  // elastic
+  const double e = *configuration.restitution;
+  spring.damped = true;
+  spring.restitution = e;
+  if (calibration == RestitutionCalibration::published) {
+    spring.damping = published_damping(law, e, spring.polynomial_index);
+    return spring;
+  }
+  if (!(e > 0 && e <= 1))
+    throw std::invalid_argument(std::string("normal law ") + to_string(law) + ": restitution " +
+                                number(e) + " must be in (0, 1]");
+  if (e == 1) return spring;  // damping 0
+  const double ratio =
+      cases::light_load_ratio(socket_law_of(law), spring.socket, spring.polynomial_index);
+  spring.damping = solve_damping(SpringRestitution{spring}, e, ratio / e);
   return spring;
 }
 
@@ -272,7 +378,7 @@ NormalImpact simulate_normal_impact(const NormalSpring& spring, double relative_
   auto rhs = [&](double, const State& y) -> State {
     const double rate =
         spring.discontinuous_at_maximum_compression() ? (compressing ? 1.0 : -1.0) : y[1];
-    return {y[1], -spring.force(y[0], rate)};
+    return {y[1], -spring.normal_compliance * spring.force(y[0], rate)};
   };
   auto observer = [&](const DormandPrince<2>::DenseStep& step) {
     constexpr int kPoints = 8;

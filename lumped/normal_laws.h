@@ -1,14 +1,28 @@
 // Normal contact laws used as the normal spring of the compliant lumped models, in Lai's
 // non-dimensional variables: compression x = -delta_n >= 0, compression rate xdot = -delta_n'
-// (> 0 while approaching), force in units of m v^2 / eta. The elastic part of every law is
-// Hertz's (4/3) x^{3/2} (Lai 1999, eq. 5.11 non-dimensionalised).
+// (> 0 while approaching), force in units of m v^2 / eta. The elastic part of every law of the
+// plane is Hertz's (4/3) x^{3/2} (Lai 1999, eq. 5.11 non-dimensionalised); the socket's laws liu
+// and wang-gao (cases/socket.h; Wang & Gao 2023, eqs. 10-12) have their own, K(x) x.
 #pragma once
 
+#include <optional>
 #include <string>
+
+#include "cases/socket.h"
 
 namespace rebound::lumped {
 
-enum class NormalLaw { hertz, hunt_crossley, lankarani_nikravesh, flores, michalczyk };
+struct Configuration;
+
+enum class NormalLaw {
+  hertz,
+  hunt_crossley,
+  lankarani_nikravesh,
+  flores,
+  michalczyk,
+  liu,
+  wang_gao
+};
 
 // How a dissipative law's coefficient is taken from the prescribed restitution e
 // (lumped.restitution_calibration; docs/THEORY.md sec. 7):
@@ -19,8 +33,8 @@ enum class NormalLaw { hertz, hunt_crossley, lankarani_nikravesh, flores, michal
 //              approximately (Hunt-Crossley and Lankarani-Nikravesh assume e close to 1).
 enum class RestitutionCalibration { exact, published };
 
-// "hertz" | "hunt-crossley" | "lankarani-nikravesh" | "flores" | "michalczyk"; throws
-// std::invalid_argument naming the accepted values otherwise.
+// "hertz" | "hunt-crossley" | "lankarani-nikravesh" | "flores" | "michalczyk" | "liu" |
+// "wang-gao"; throws std::invalid_argument naming the accepted values otherwise.
 NormalLaw parse_normal_law(const std::string& name);
 const char* to_string(NormalLaw law);
 // "exact" | "published"; throws std::invalid_argument naming the accepted values otherwise.
@@ -33,12 +47,27 @@ struct NormalSpring {
   double initial_compression_rate = 1.0;  // xdot at first touch (cos alpha for Lai's scaling)
   double damping = 0.0;                   // law coefficient derived from c_r (see below)
   RestitutionCalibration calibration = RestitutionCalibration::exact;  // how damping was found
+  // liu, wang_gao (a spherical socket): the geometry in Lai's length unit eta, E* in Lai's units
+  // (E* eta^2 / (m v^2) = 1 / sqrt(R_eff / eta), so that Hertz's law is (4/3) x^{3/2}) and
+  // Steuermann's polynomial index n.
+  cases::SocketGeometry socket;
+  double modulus = 0;
+  int polynomial_index = 2;
+  // (m N)_nn, the normal impact's compliance x'' = -normal_compliance F: only wang_gao's exact
+  // calibration depends on it (the Hertz-type laws scale it out).
+  double normal_compliance = 1.0;
+  bool damped = false;  // wang_gao with a prescribed restitution (eq. 29); the other laws ignore it
 
   // Non-dimensional normal force, never negative (no adhesion: a law whose damping term would
   // pull is cut at zero, as its authors do).
   double force(double compression, double compression_rate) const;
-  // Elastic (stored) part of the force on the loading branch: (4/3) x^{3/2} for every law.
+  // Elastic (stored) part of the force on the loading branch: (4/3) x^{3/2} for every law of the
+  // plane, K(x) x for liu and wang_gao.
   double elastic_force(double compression) const;
+  // Its integral from 0: the stored energy over m v^2 ((8/15) x^{5/2} for the plane's laws).
+  double elastic_energy(double compression) const;
+  // The force depends on the compression rate: every law but hertz, liu and an undamped wang_gao.
+  bool dissipative() const;
   // Elastic part scaled as the law prescribes for the current direction of motion: Michalczyk's
   // unloading branch (xdot < 0) is R^2 (4/3) x^{3/2}; the other laws' elastic part does not
   // depend on the direction.
@@ -57,9 +86,15 @@ struct NormalSpring {
 //   flores               D = 8 (1 - c_r) / (5 c_r)
 //   michalczyk           D = (1 - R^2) / 2, R = c_r
 // (Hunt & Crossley 1975, Lankarani & Nikravesh 1990, Flores et al. 2011, Michalczyk 2008 eq.
-// 2.17.) Hertz ignores restitution (stored as 1). published_damping returns these; it throws
-// std::invalid_argument for c_r outside [0, 1] ((0, 1] for Flores) or for hertz.
-double published_damping(NormalLaw law, double restitution);
+// 2.17.) Hertz ignores restitution (stored as 1). The socket's laws (K(x) x, cases/socket.h):
+//   liu                                          F = K_c(x) x (elastic)
+//   wang_gao                                     F = K(x) x + (4/3) D x^{3/2} x' / x'(-)
+//   wang_gao             D = 60 sqrt(2) n (1 - c_r) / (13 (2n + 1) c_r)
+// (Wang & Gao 2023, eq. 29: chi delta^{3/2} delta' with chi = 50 H (1 - c_r)/(13 c_r
+// delta'(-)), H their eq. 18, is (4/3) D x^{3/2} x'/x'(-) in Lai's units), cut at zero.
+// published_damping returns these; it throws std::invalid_argument for c_r outside [0, 1]
+// ((0, 1] for Flores and Wang & Gao) or for an elastic law (hertz, liu).
+double published_damping(NormalLaw law, double restitution, int polynomial_index = 2);
 
 // Smallest e the exact calibration of the viscous laws reaches
 // (cases::kMinimumCalibratedRestitution).
@@ -84,6 +119,14 @@ double calibrated_damping(NormalLaw law, double restitution);
 // initial_compression_rate.
 NormalSpring make_normal_spring(NormalLaw law, double restitution, double initial_compression_rate,
                                 RestitutionCalibration calibration);
+// The spring of a configuration: its normal_law, restitution and calibration at x'(-) = cos alpha;
+// the socket's laws with Configuration::socket (which they need: std::invalid_argument without
+// it), polynomial_index and (m N)_nn = 1 - lambda cos 2 theta. wang_gao without a restitution is
+// elastic; with one, its "exact" damping is the root of e_N(D) = e for this configuration's
+// frictionless normal impact x'' = -(m N)_nn F, x'(0) = cos alpha (its e depends on the speed and
+// the geometry, unlike the Hertz-type laws'), on the bracket [0, r/e], r its light-load ratio
+// to Hertz (the force is cut once x' < -r x'(-)/D).
+NormalSpring normal_spring(const Configuration& configuration);
 
 // Restitution the law achieves in a frictionless 1-DOF normal impact m x'' = -F(x, x'), in the
 // non-dimensional form x'' = -F, x(0) = 0, x'(0) = initial_compression_rate, integrated with

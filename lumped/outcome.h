@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "cases/derived.h"
+#include "cases/socket.h"
 
 namespace rebound::lumped {
 
@@ -38,6 +39,11 @@ struct Configuration {
   // Dissipative normal laws: how the damping is taken from restitution, "exact" or "published"
   // (lumped/normal_laws.h).
   std::string restitution_calibration = "exact";
+  // A ball in a spherical socket (target.type "spherical_socket"): its geometry in Lai's length
+  // unit eta, whose Hertz radius is then R1 R2 / dR (cases/socket.h); empty on a plane. The
+  // socket's laws (normal_law liu, wang-gao) and the half-space's exact gap read it.
+  std::optional<cases::SocketGeometry> socket;
+  int polynomial_index = 2;             // Steuermann's n of normal_law liu and wang-gao
   std::optional<double> impulse_ratio;  // Brach
   double relative_tolerance = 1e-8;     // accurate integrators
   double euler_step = 1e-2;             // the Predicting Rebound thesis's fixed-step Euler

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "cases/lumped_models.h"
+#include "cases/normal_law_table.h"
 #include "lumped/models.h"
 #include "lumped/summary.h"
 #include "observables/checks.h"
@@ -22,6 +23,9 @@ Configuration configuration_of(const cases::Case& c, const cases::Derived& d) {
   configuration.normal_law = c.lumped.normal_law;
   configuration.restitution = c.lumped.restitution;
   configuration.restitution_calibration = c.lumped.restitution_calibration;
+  if (c.target.socket())
+    configuration.socket = cases::scaled(cases::socket_geometry(c), d.length_scale);
+  configuration.polynomial_index = c.lumped.polynomial_index;
   configuration.impulse_ratio = c.lumped.impulse_ratio;
   configuration.relative_tolerance = c.lumped.relative_tolerance;
   configuration.euler_step = c.lumped.euler_step;
@@ -94,7 +98,8 @@ Outcome solve(const cases::Case& c, const cases::Derived& d, bool record_history
 }
 
 bool elastic_normal_contact(const cases::Case& c) {
-  return c.lumped.normal_law == "hertz" && cases::compliant(cases::lumped_model(c.lumped.model));
+  return !cases::dissipative_normal_law(c.lumped) &&
+         cases::compliant(cases::lumped_model(c.lumped.model));
 }
 
 }  // namespace rebound::lumped

@@ -7,6 +7,7 @@
 
 #include "cases/warnings.h"
 #include "lumped/normal_laws.h"
+#include "lumped/solve.h"
 #include "observables/provenance.h"
 
 namespace rebound::lumped {
@@ -43,11 +44,17 @@ void add_restitution_calibration(nlohmann::json& j, std::vector<std::string>& no
   const RestitutionCalibration calibration =
       parse_restitution_calibration(*o.restitution_calibration);
   const double prescribed = *o.prescribed_restitution, damping = *o.normal_law_damping;
-  const NormalSpring spring = make_normal_spring(law, prescribed, 1.0, calibration);
+  // Wang & Gao's law is not scale-free: its normal impact is this case's (speed, geometry).
+  const bool wang_gao = law == NormalLaw::wang_gao;
+  const NormalSpring spring = wang_gao ? normal_spring(configuration_of(c, d))
+                                       : make_normal_spring(law, prescribed, 1.0, calibration);
   const double normal_impact = achieved_restitution(spring);
   j["restitution_calibration"] = *o.restitution_calibration;
   j["normal_law_damping"] = damping;
-  if (law != NormalLaw::michalczyk)
+  if (wang_gao)  // chi of F = K delta + chi delta^{3/2} delta' (eq. 29), N s / m^{5/2}
+    j["wang_gao_chi"] =
+        4.0 / 3.0 * damping * d.contact_modulus * std::sqrt(d.hertz.radius) / c.impact.normal_speed;
+  else if (law != NormalLaw::michalczyk)
     j["hysteresis_damping_factor"] = damping / c.impact.normal_speed;
   j["normal_impact_restitution"] = normal_impact;
   char text[600];

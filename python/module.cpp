@@ -331,7 +331,8 @@ PYBIND11_MODULE(_rebound, m) {
       .def_property_readonly("type", [](const cases::Target& t) { return to_string(t.type); })
       .def_readonly("young_modulus", &cases::Target::young_modulus, "elastic_halfspace only")
       .def_readonly("poisson_ratio", &cases::Target::poisson_ratio, "elastic_halfspace only")
-      .def_readonly("density", &cases::Target::density, "elastic_halfspace, optional (None)");
+      .def_readonly("density", &cases::Target::density, "elastic_halfspace, optional (None)")
+      .def_readonly("radius", &cases::Target::radius, "spherical_socket only: R1, m");
   py::class_<cases::Material>(m, "Material", "material section of a case (SI)")
       .def_readonly("young_modulus", &cases::Material::young_modulus)
       .def_readonly("poisson_ratio", &cases::Material::poisson_ratio)
@@ -348,6 +349,7 @@ PYBIND11_MODULE(_rebound, m) {
   py::class_<cases::LumpedOptions>(m, "LumpedOptions", "lumped section of a case")
       .def_readonly("model", &cases::LumpedOptions::model)
       .def_readonly("normal_law", &cases::LumpedOptions::normal_law)
+      .def_readonly("polynomial_index", &cases::LumpedOptions::polynomial_index)
       .def_readonly("lambda_override", &cases::LumpedOptions::lambda)
       .def_readonly("theta_override", &cases::LumpedOptions::theta)
       .def_readonly("restitution", &cases::LumpedOptions::restitution)

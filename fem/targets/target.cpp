@@ -12,10 +12,11 @@ std::unique_ptr<Target> make_target(const cases::Case& c) {
     case cases::TargetType::rigid_plane:
       return std::make_unique<RigidPlane>(c.contact.friction);
     case cases::TargetType::elastic_halfspace:
+    case cases::TargetType::spherical_socket:
       break;
   }
-  // The lumped and half-space models take the elastic half-space; the FEM does not (yet): the
-  // case names target.type and what the FEM supports.
+  // The lumped and half-space models take the elastic half-space and the spherical socket; the
+  // FEM does not (yet): the case names target.type and what the FEM supports.
   cases::require_fem_target(c);
   throw std::logic_error("make_target: a target the FEM supports has no class");
 }
