@@ -6,6 +6,7 @@
 
 #include "cases/lumped_models.h"
 #include "lumped/models.h"
+#include "lumped/random_restitution.h"
 #include "lumped/summary.h"
 #include "observables/checks.h"
 
@@ -20,7 +21,8 @@ Configuration configuration_of(const cases::Case& c, const cases::Derived& d) {
   configuration.dundurs_beta = d.pair.dundurs_beta;
   configuration.incidence_angle = d.incidence_angle;
   configuration.normal_law = c.lumped.normal_law;
-  configuration.restitution = c.lumped.restitution;
+  // A number, or the table's value at the case's Phi (impact 0 of lumped.seed when random).
+  configuration.restitution = restitution_of(c, d);
   configuration.restitution_calibration = c.lumped.restitution_calibration;
   configuration.impulse_ratio = c.lumped.impulse_ratio;
   configuration.relative_tolerance = c.lumped.relative_tolerance;
