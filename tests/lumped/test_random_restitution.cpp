@@ -146,11 +146,12 @@ TEST(RandomRestitution, ClosedFormMomentsIntegrateEquation4_1) {
 
 // 20000 draws (impacts 0 to 19999 of one seed) against the cut normal's closed-form mean and
 // standard deviation. The sample mean's standard error is s/sqrt(N) and the sample standard
-// deviation's at most s/sqrt(2N): sqrt((kurtosis - 1)/(4N)) s, and a normal cut to an interval
-// has kurtosis between the uniform's 1.8 and the normal's 3. Each is held within 4 standard
-// errors: for independent draws a false alarm has probability 6e-5 per comparison (two-sided
-// normal tail), while a quantile or seeding error of a tenth of a standard deviation (about 14
-// standard errors of the mean) fails. Every draw lies in [0, 1].
+// deviation's s sqrt((kurtosis - 1)/(4N)) (large N), with the kurtosis m4/s^4 of the draws
+// themselves: a normal cut on both sides is flatter than the normal (kurtosis < 3, down to the
+// uniform's 1.8), one cut at its mean (R0 = 0 or 1) is the half-normal (3.87). Each is held
+// within 4 standard errors: for independent draws a false alarm has probability 6e-5 per
+// comparison (two-sided normal tail), while a quantile or seeding error of a tenth of a standard
+// deviation (about 14 standard errors of the mean) fails. Every draw lies in [0, 1].
 TEST(RandomRestitution, SampleMomentsMatchTheCutNormal) {
   constexpr int kSamples = 20000;
   for (const auto& [mean, sigma] : std::vector<std::pair<double, double>>{
@@ -165,18 +166,23 @@ TEST(RandomRestitution, SampleMomentsMatchTheCutNormal) {
       sum += r;
     }
     const double m = sum / kSamples;
-    for (const double r : draws) squares += (r - m) * (r - m);
+    double fourth = 0;
+    for (const double r : draws) {
+      squares += (r - m) * (r - m);
+      fourth += std::pow(r - m, 4);
+    }
     const double s = std::sqrt(squares / (kSamples - 1));
+    const double kurtosis = fourth / kSamples / std::pow(squares / kSamples, 2);
     const Moments cut = truncated_normal_moments(mean, sigma);
     const double mean_error = cut.sigma / std::sqrt(kSamples);
-    const double std_error = cut.sigma / std::sqrt(2.0 * kSamples);
+    const double std_error = cut.sigma * std::sqrt((kurtosis - 1) / (4.0 * kSamples));
     EXPECT_NEAR(m, cut.mean, 4 * mean_error) << "R0 " << mean << " sigma " << sigma;
     EXPECT_NEAR(s, cut.sigma, 4 * std_error) << "R0 " << mean << " sigma " << sigma;
     std::printf(
         "R0 %.2f sigma %.2f: sample mean %.6f (cut normal %.6f, %+.2f SE), sigma %.6f (%.6f, "
-        "%+.2f SE)\n",
+        "%+.2f SE, kurtosis %.3f)\n",
         mean, sigma, m, cut.mean, (m - cut.mean) / mean_error, s, cut.sigma,
-        (s - cut.sigma) / std_error);
+        (s - cut.sigma) / std_error, kurtosis);
   }
 }
 

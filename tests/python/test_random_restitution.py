@@ -33,11 +33,12 @@ class RandomRestitution(unittest.TestCase):
         self.assertTrue(np.all(table["restitution_mean"] == mean))
         cut = stats.truncnorm((0 - mean) / sigma, (1 - mean) / sigma, loc=mean, scale=sigma)
         expected_mean, expected_std = cut.mean(), cut.std()
-        # 4 standard errors (s/sqrt(N) for the mean, at most s/sqrt(2N) for the deviation of a
-        # distribution with kurtosis <= 3): a false alarm has probability ~6e-5 per comparison.
+        # 4 standard errors (s/sqrt(N) for the mean, s sqrt((kurtosis - 1)/(4N)) for the
+        # deviation, with truncnorm's kurtosis): a false alarm has probability ~6e-5 per comparison.
+        kurtosis = 3 + float(cut.stats(moments="k"))
         self.assertLess(abs(drawn.mean() - expected_mean), 4 * expected_std / math.sqrt(samples))
         self.assertLess(abs(drawn.std(ddof=1) - expected_std),
-                        4 * expected_std / math.sqrt(2 * samples))
+                        4 * expected_std * math.sqrt((kurtosis - 1) / (4 * samples)))
         self.assertGreater(stats.kstest(drawn, cut.cdf).pvalue, 1e-3)
         # In Michalczyk's law (eq. 2.17) the impact restitutes R exactly: e_newton is the draw at
         # normal incidence only, so with friction and an oblique impact it stays close to it.
