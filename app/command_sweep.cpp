@@ -19,36 +19,9 @@
 #include "studies/stop.h"
 
 namespace rebound::app {
-namespace {
-
-lumped::SweepRange parse_range(const std::string& option, const std::string& text) {
-  lumped::SweepRange range;
-  std::stringstream in(text);
-  std::string a, b, c;
-  const std::string expected = "expected START:STOP:COUNT, e.g. 0:8:81";
-  if (!std::getline(in, a, ':') || !std::getline(in, b, ':') || !std::getline(in, c) ||
-      in.rdbuf()->in_avail() > 0)
-    throw UsageError("option " + option + " is '" + text + "'; " + expected);
-  try {
-    std::size_t used_a = 0, used_b = 0, used_c = 0;
-    range.start = std::stod(a, &used_a);
-    range.stop = std::stod(b, &used_b);
-    const long count = std::stol(c, &used_c);
-    if (used_a != a.size() || used_b != b.size() || used_c != c.size())
-      throw std::invalid_argument("");
-    if (count < 1 || count > 10'000'000) throw std::out_of_range("");
-    range.count = int(count);
-  } catch (const std::exception&) {
-    throw UsageError("option " + option + " is '" + text + "'; " + expected +
-                     " (COUNT an integer in [1, 10000000])");
-  }
-  return range;
-}
-
-}  // namespace
-
 const char* const kSweepUsage =
     R"(Usage: rebound sweep CASE (--psi1 | --incidence | --friction) START:STOP:COUNT
+                     | --samples N [--seed S]
                      [--models LIST] [-o DIR] [--threads N] [-q|--quiet | -v|--verbose]
                      [--no-plots] [--json]
                      [--fem K [--level L] [--frames N] [--reference FILE]
@@ -69,6 +42,11 @@ Lai (1999), ch. 5-6.
                 incidence_angle_rad columns are in radians, like every angle in
                 the outputs
   --friction    Coulomb mu (>= 0)
+  --samples N   Monte Carlo of a random restitution (lumped.restitution a table
+                with std, Michalczyk 2008 sec. 4): the case itself N times, sample
+                k drawing impact k of the seed (--seed S overrides lumped.seed);
+                sweep.csv's rows with each R drawn, percentiles on screen and
+                plots/*_histogram.png (docs/USAGE.md)
   --models LIST  comma-separated lumped models to sweep one after the other
                 (default: the case's lumped.model), e.g. lai,mdr,halfspace,
                 halfspace-beta0: any lumped.model (lai, uncoupled,
@@ -125,8 +103,8 @@ See docs/PAIR.md.
 
 int command_sweep(const std::vector<std::string>& arguments) {
   const Arguments args("sweep", arguments, {"--quiet", "--resume", "--no-plots", "--json"},
-                       {"--psi1", "--incidence", "--friction", "-o", "--threads", "--fem",
-                        "--level", "--frames", "--reference", "--models"},
+                       {"--psi1", "--incidence", "--friction", "--samples", "--seed", "-o",
+                        "--threads", "--fem", "--level", "--frames", "--reference", "--models"},
                        kSweepUsage);
   if (args.help()) return 0;
   Verbose verbose(args, "sweep");
@@ -156,13 +134,22 @@ SweepCommand read_sweep(const Arguments& args, Verbose& verbose, bool fem) {
        {std::pair{"--psi1", lumped::SweepVariable::psi1},
         std::pair{"--incidence", lumped::SweepVariable::incidence_angle},
         std::pair{"--friction", lumped::SweepVariable::friction}}) {
-    if (const auto text = args.option(option)) {
-      s.range = parse_range(option, *text);
-      s.range.variable = variable;
-      ++given;
-    }
+    if (const auto text = args.option(option)) try {
+        s.range = lumped::parse_sweep_range(*text);
+        s.range.variable = variable;
+        ++given;
+      } catch (const std::invalid_argument& error) {
+        throw UsageError("option " + std::string(option) + " is '" + *text + "'; " + error.what());
+      }
   }
-  if (given != 1) throw UsageError("needs exactly one of --psi1, --incidence, --friction");
+  if (const auto samples = args.integer("--samples", 1, 10'000'000)) {
+    s.range = lumped::sample_range(*samples);
+    ++given;
+  }
+  if (given != 1)
+    throw UsageError("needs exactly one of --psi1, --incidence, --friction, --samples");
+  if (fem && s.range.variable == lumped::SweepVariable::sample)
+    throw UsageError("option --samples draws a lumped restitution; the FEM (--fem) has none");
   // --incidence is in degrees; the sweep (and its CSV) works in radians.
   if (s.range.variable == lumped::SweepVariable::incidence_angle) {
     const std::string text = *args.option("--incidence");
@@ -187,7 +174,7 @@ SweepCommand read_sweep(const Arguments& args, Verbose& verbose, bool fem) {
   if (fem) cases::require_fem_target(s.base);  // the FEM models the rigid plane only
   verbose.resolved_case(s.base);
   verbose.derived(s.base, cases::derive(s.base));
-  s.models = studies::sweep_models(s.base, model_names, s.range);
+  s.models = studies::sweep_models(s.base, model_names, s.range, args.option("--seed"));
   s.directory = output_directory(args.option("-o"), s.base.name);
   s.holder = "rebound sweep of " + s.base.name + " (" + s.base.source + ")";
   s.json = args.flag("--json");

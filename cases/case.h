@@ -2,6 +2,7 @@
 // Both solvers (lumped and FEM) read this one structure. All quantities SI.
 #pragma once
 
+#include <cstdint>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <stdexcept>
@@ -77,6 +78,23 @@ struct Impact {
 // the body creeping out at the speed e).
 constexpr double kMinimumCalibratedRestitution = 1e-3;
 
+// lumped.restitution given as a table in Bagrejev's energy-flux density Phi = m_w v_w^2/(2 r_w^3)
+// (Michalczyk 2008, sec. 3-4; docs/THEORY.md sec. 8): the mean R0(Phi) and, when `std` is given,
+// the deviation sigma(Phi) of a normal distribution cut to [0, 1] (eq. 4.1), both piecewise
+// linear between the nodes and held at the end nodes' values beyond them (with a warning,
+// cases/warnings.h). Without `std` (or with every std 0) R = R0(Phi) is deterministic.
+struct RestitutionTable {
+  std::vector<double> flux_density;  // Phi at the nodes, J/m^3, >= 0 and strictly increasing
+  std::vector<double> mean;          // R0 at the nodes, in [0, 1]
+  std::vector<double> sigma;         // sigma at the nodes, >= 0; empty: deterministic
+  // True when some node has sigma > 0 (each impact then draws its R).
+  bool random() const {
+    for (const double s : sigma)
+      if (s > 0) return true;
+    return false;
+  }
+};
+
 // Options of the lumped models (owned by the lumped module; parsed and range-checked here).
 struct LumpedOptions {
   std::string model = "lai";
@@ -84,6 +102,12 @@ struct LumpedOptions {
   std::optional<double> lambda;       // override of the geometry-derived lambda
   std::optional<double> theta;        // override of the geometry-derived theta, rad
   std::optional<double> restitution;  // prescribed coefficient (e, c, d or c_r by model/law)
+  // lumped.restitution as a table in Phi instead of a number (then `restitution` is empty); the
+  // coefficient of an impact follows from the case's Phi (lumped/restitution_table.h).
+  std::optional<RestitutionTable> restitution_table;
+  // lumped.seed: the seed of the random restitution's draws (a random restitution_table only);
+  // `rebound sweep --seed S` overrides it.
+  std::uint64_t seed = 0;
   // model "lai" with a dissipative normal_law: "exact" (the damping for which the frictionless
   // normal impact achieves e_N = restitution) or "published" (the law's closed form)
   std::string restitution_calibration = "exact";
@@ -155,6 +179,8 @@ constexpr std::size_t kMaxNameLength = 100;       // characters of "name" (a fol
 constexpr int kMaxNesting = 64;                   // depth of nested objects/arrays
 constexpr std::size_t kMaxFileBytes = 16u << 20;  // 16 MiB
 constexpr double kMaxCfl = 0.95;                  // fem.cfl (see cases/README.md)
+constexpr double kMaxSeed = 9007199254740991.0;   // lumped.seed: 2^53 - 1 (exact in a double)
+constexpr std::size_t kMaxTableNodes = 10000;     // nodes of lumped.restitution's table
 
 // Read and validate a case file (JSON; // and /* */ comments allowed). Throws CaseError listing
 // every problem found (an unreadable file, invalid JSON or a too deeply nested document stop at

@@ -300,7 +300,37 @@ Derived derive(const Case& c, const MassProperties& body) {
   d.impulse_scale = m * v;
   d.force_scale = m * v * v / d.length_scale;
   d.hertz = hertz_scales(E, R, 1.0 / d.inverse_inertia(1, 1), c.impact.normal_speed);
+  d.energy_flux_density =
+      energy_flux_density(d.hertz.normal_mass, c.impact.normal_speed, d.hertz.radius);
   return d;
+}
+
+RestitutionAt restitution_at(const RestitutionTable& table, double flux_density) {
+  const std::vector<double>& x = table.flux_density;
+  const auto at = [](const std::vector<double>& y, std::size_t i, std::size_t j, double w) {
+    return y.empty() ? 0.0 : y[i] + w * (y[j] - y[i]);  // no std: deterministic
+  };
+  RestitutionAt r;
+  std::size_t i = 0, j = 0;
+  double w = 0;
+  if (flux_density <= x.front()) {
+    r.beyond = flux_density < x.front();
+  } else if (flux_density >= x.back()) {
+    i = j = x.size() - 1;
+    r.beyond = flux_density > x.back();
+  } else {  // x.front() < Phi < x.back(): the nodes x[i] <= Phi < x[j]
+    j = std::size_t(std::upper_bound(x.begin(), x.end(), flux_density) - x.begin());
+    i = j - 1;
+    w = (flux_density - x[i]) / (x[j] - x[i]);
+  }
+  r.mean = at(table.mean, i, j, w);
+  r.sigma = at(table.sigma, i, j, w);
+  return r;
+}
+
+double energy_flux_density(double reduced_mass, double normal_speed, double reduced_radius) {
+  return reduced_mass * normal_speed * normal_speed /
+         (2 * reduced_radius * reduced_radius * reduced_radius);
 }
 
 std::vector<DerivedValue> derived_values(const Case& c, const Derived& d) {
@@ -329,6 +359,7 @@ std::vector<DerivedValue> derived_values(const Case& c, const Derived& d) {
       {"Hertz contact duration", "s", d.hertz.duration, true},
       {"Hertz peak force", "N", d.hertz.peak_force, true},
       {"Hertz contact radius a_max", "m", d.hertz.contact_radius, true},
+      {"energy-flux density Phi", "J/m^3", d.energy_flux_density, true},
   };
   if (c.target.socket())
     v.push_back({"socket's effective radius R1 R2/dR", "m", d.hertz.radius, true});
@@ -417,6 +448,9 @@ nlohmann::json to_json(const Case& c, const Derived& d) {
       {"normal_mass", d.hertz.normal_mass},         {"normal_speed", d.hertz.normal_speed},
       {"max_compression", d.hertz.max_compression}, {"duration", d.hertz.duration},
       {"peak_force", d.hertz.peak_force},           {"contact_radius", d.hertz.contact_radius}};
+  // Michalczyk (2008), eqs. 3.1 and 3.10: Phi and the reduced mass m_w at P.
+  j["energy_flux_density"] = d.energy_flux_density;
+  j["reduced_mass"] = d.hertz.normal_mass;
   return j;
 }
 

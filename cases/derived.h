@@ -147,7 +147,24 @@ struct Derived {
   double impulse_scale = 0;  // m v, N s
   double force_scale = 0;    // m v^2 / eta, N
   HertzScales hertz;
+  // Bagrejev's energy-flux density Phi = m_w v_w^2 / (2 r_w^3) (Michalczyk 2008, eq. 3.1; docs/
+  // THEORY.md sec. 8), J/m^3: m_w the eccentric reduced mass at P (eqs. 3.9-3.10), for a body on
+  // a rigid or infinitely massive target its normal mass 1/N_nn (hertz.normal_mass), v_w the
+  // normal approach speed of P, r_w the reduced radius of curvature (eq. 3.2), the body's R at P
+  // on a plane (hertz.radius).
+  double energy_flux_density = 0;
 };
+
+// Phi = m_w v_w^2 / (2 r_w^3) (Michalczyk 2008, eq. 3.1), J/m^3.
+double energy_flux_density(double reduced_mass, double normal_speed, double reduced_radius);
+
+// The table's R0 and sigma at Phi: piecewise linear between the nodes, the end node's values
+// beyond them (`beyond` says so); sigma 0 for a table without std.
+struct RestitutionAt {
+  double mean = 0, sigma = 0;
+  bool beyond = false;
+};
+RestitutionAt restitution_at(const RestitutionTable& table, double flux_density);
 
 Derived derive(const Case& c);
 // The same for given mass properties (e.g. those of a FEM mesh): lambda, theta and m follow from

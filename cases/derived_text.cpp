@@ -108,6 +108,15 @@ std::string derived_table(const Case& c, const Derived& d) {
   line("peak force F_max", d.hertz.peak_force, "N");
   line("contact radius a_max", d.hertz.contact_radius, "m");
   if (c.target.socket()) out += socket_table(c, d);
+  out += format(" Energy-flux density (Michalczyk 2008, sec. 3; docs/THEORY.md sec. 8)\n");
+  line("reduced mass m_w at P", d.hertz.normal_mass, "kg");
+  line("Phi = m_w v_n^2 / (2 R^3)", d.energy_flux_density, "J/m^3");
+  if (const auto& table = c.lumped.restitution_table) {
+    const RestitutionAt r = restitution_at(*table, d.energy_flux_density);
+    line(r.beyond ? "R0(Phi) (end node: beyond table)" : "R0(Phi) (lumped.restitution)", r.mean,
+         "");
+    if (table->random()) line("sigma(Phi), cut to [0, 1]", r.sigma, "");
+  }
   return out;
 }
 

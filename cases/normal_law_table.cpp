@@ -49,7 +49,8 @@ std::string normal_laws_on(const Target& target, const char* separator) {
 bool dissipative_normal_law(const LumpedOptions& lumped) {
   const NormalLawEntry& law = normal_law_entry(lumped.normal_law);
   return law.restitution == LawRestitution::required ||
-         (law.restitution == LawRestitution::optional && lumped.restitution.has_value());
+         (law.restitution == LawRestitution::optional &&
+          (lumped.restitution.has_value() || lumped.restitution_table.has_value()));
 }
 
 }  // namespace rebound::cases

@@ -36,7 +36,8 @@ std::vector<std::string> normal_law_names();
 // The laws that apply to `target`, quoted and joined by `separator` ("\"hertz\" | \"liu\"").
 std::string normal_laws_on(const Target& target, const char* separator);
 bool applies_to(const NormalLawEntry& law, const Target& target);
-// True when the case's normal law dissipates: a law that requires restitution, or wang-gao with it.
+// True when the case's normal law dissipates: a law that requires restitution, or wang-gao with it
+// (a number or a table in the energy-flux density).
 bool dissipative_normal_law(const LumpedOptions& lumped);
 
 }  // namespace rebound::cases

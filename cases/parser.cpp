@@ -99,6 +99,8 @@ class Problems {
     }
     return list_.size() == before;
   }
+  // Ends the current step without a problem of its own (those of its sub-steps are recorded).
+  [[noreturn]] void stop_step() const { throw StepStopped{}; }
   bool empty() const { return list_.empty(); }
   [[noreturn]] void raise() const { throw CaseError(file_, list_); }
 
@@ -487,11 +489,83 @@ void read_impact(const ObjectReader& top, Problems& problems, Case& result, bool
   });
 }
 
+// lumped.restitution as a table {"flux_density": [...], "mean": [...], "std": [...]} (std
+// optional): Phi >= 0 strictly increasing, R0 in [0, 1], sigma >= 0, the arrays of one length.
+// Every problem is named by its key and element; nothing is clamped or sorted.
+RestitutionTable read_restitution_table(const ObjectReader& lumped, Problems& problems) {
+  const std::string path = "lumped.restitution";
+  const ObjectReader table(lumped.at("restitution"), path, problems,
+                           {"flux_density", "mean", "std"});
+  RestitutionTable t;
+  const auto numbers = [&](const std::string& key, const std::string& expected) {
+    std::vector<double> values;
+    const std::string where = path + "." + key;
+    if (!table.has(key)) table.stop(where, "is missing; expected " + expected);
+    const json& array = table.at(key);
+    if (!array.is_array() || array.empty() || array.size() > kMaxTableNodes)
+      table.stop(where, "is " + describe(array) + "; expected " + expected);
+    for (std::size_t i = 0; i < array.size(); ++i) {
+      const json& value = array[i];
+      if (!value.is_number() || !std::isfinite(value.get<double>()))
+        table.stop(where + "[" + std::to_string(i) + "]",
+                   "is " + describe(value) + "; expected a finite number (" + expected + ")");
+      values.push_back(value.get<double>());
+    }
+    return values;
+  };
+  const std::string nodes = "an array of 1 to " + std::to_string(kMaxTableNodes) + " numbers";
+  std::size_t node_count = 0;  // known once flux_density is an array of numbers
+  const bool flux_ok = problems.step([&] {
+    t.flux_density = numbers("flux_density", nodes +
+                                                 ": Bagrejev's energy-flux density Phi >= 0 "
+                                                 "J/m^3 at the nodes, strictly increasing");
+    node_count = t.flux_density.size();
+    for (std::size_t i = 0; i < t.flux_density.size(); ++i) {
+      const std::string key = path + ".flux_density[" + std::to_string(i) + "]";
+      if (t.flux_density[i] < 0)
+        table.stop(key, "is " + short_number(t.flux_density[i]) +
+                            "; expected an energy-flux density Phi >= 0 J/m^3");
+      if (i > 0 && !(t.flux_density[i] > t.flux_density[i - 1]))
+        table.stop(key, "is " + short_number(t.flux_density[i]) + ", not above flux_density[" +
+                            std::to_string(i - 1) + "] = " + short_number(t.flux_density[i - 1]) +
+                            "; expected strictly increasing values (the nodes in order, each "
+                            "once)");
+    }
+  });
+  const auto same_length = [&](const std::string& key, const std::vector<double>& values) {
+    if (node_count > 0 && values.size() != node_count)
+      table.stop(path + "." + key, "has " + std::to_string(values.size()) +
+                                       " values; expected one per flux_density node (" +
+                                       std::to_string(node_count) + ")");
+  };
+  const bool mean_ok = problems.step([&] {
+    t.mean = numbers("mean", nodes + ": the mean restitution R0 in [0, 1] at each node");
+    same_length("mean", t.mean);
+    for (std::size_t i = 0; i < t.mean.size(); ++i)
+      if (!(t.mean[i] >= 0 && t.mean[i] <= 1))
+        table.stop(path + ".mean[" + std::to_string(i) + "]",
+                   "is " + number_text(t.mean[i]) + "; expected a mean restitution R0 in [0, 1]");
+  });
+  const bool std_ok = problems.step([&] {
+    if (!table.has("std")) return;
+    t.sigma = numbers("std", nodes +
+                                 ": the deviation sigma >= 0 of the normal distribution "
+                                 "(before it is cut to [0, 1]) at each node");
+    same_length("std", t.sigma);
+    for (std::size_t i = 0; i < t.sigma.size(); ++i)
+      if (!(t.sigma[i] >= 0))
+        table.stop(path + ".std[" + std::to_string(i) + "]",
+                   "is " + number_text(t.sigma[i]) + "; expected a deviation sigma >= 0");
+  });
+  if (!flux_ok || !mean_ok || !std_ok) problems.stop_step();
+  return t;
+}
+
 void read_lumped(const ObjectReader& top, Problems& problems, LumpedOptions& o) {
   const ObjectReader lumped(
       top.at("lumped"), "lumped", problems,
       {"model", "normal_law", "lambda", "theta", "theta_deg", "restitution",
-       "restitution_calibration", "polynomial_index", "impulse_ratio", "relative_tolerance",
+       "restitution_calibration", "polynomial_index", "seed", "impulse_ratio", "relative_tolerance",
        "euler_step", "frames", "springs", "cells", "time_steps", "dundurs_coupling"});
   const bool model_ok = problems.step(
       [&] { o.model = lumped.choice("model", lumped_model_names(), std::string("lai")); });
@@ -510,10 +584,25 @@ void read_lumped(const ObjectReader& top, Problems& problems, LumpedOptions& o) 
     if (const auto theta = lumped.angle("theta", false)) o.theta = theta->radians;
   });
   const bool restitution_ok = problems.step([&] {
+    if (lumped.has("restitution") && lumped.at("restitution").is_object()) {
+      o.restitution_table = read_restitution_table(lumped, problems);
+      return;
+    }
     o.restitution = lumped.optional_number("restitution");
     if (o.restitution)
       lumped.require("restitution", *o.restitution, *o.restitution > 0 && *o.restitution <= 1,
-                     "a coefficient of restitution in (0, 1]");
+                     "a coefficient of restitution in (0, 1] (or a table {\"flux_density\": "
+                     "[...], \"mean\": [...], \"std\": [...]})");
+  });
+  problems.step([&] {
+    if (!lumped.has("seed")) return;
+    const json& value = lumped.at("seed");
+    const double seed = value.is_number() ? value.get<double>() : -1;
+    if (!value.is_number() || seed != std::floor(seed) || seed < 0 || seed > kMaxSeed)
+      lumped.stop("lumped.seed", "is " + describe(value) +
+                                     "; expected an integer in [0, 9007199254740991] (2^53 - 1)");
+    o.seed =
+        value.is_number_unsigned() ? value.get<std::uint64_t>() : static_cast<std::uint64_t>(seed);
   });
   const bool calibration_ok = problems.step([&] {
     o.restitution_calibration =
@@ -572,7 +661,8 @@ void read_lumped(const ObjectReader& top, Problems& problems, LumpedOptions& o) 
                                            "\" is a rigid-body law without a normal spring; "
                                            "expected \"hertz\" or a compliant model");
     const bool needs_restitution = law.restitution == LawRestitution::required || rigid;
-    if (needs_restitution && !o.restitution && restitution_ok)
+    const bool given = o.restitution || o.restitution_table;
+    if (needs_restitution && !given && restitution_ok)
       lumped.stop("lumped.restitution", "is missing; model \"" + o.model + "\" with normal_law \"" +
                                             o.normal_law +
                                             "\" needs a prescribed coefficient in (0, 1]");
@@ -591,6 +681,32 @@ void read_lumped(const ObjectReader& top, Problems& problems, LumpedOptions& o) 
               o.model + "\" with normal_law \"" + o.normal_law +
               (law.restitution == LawRestitution::optional ? "\" without lumped.restitution"
                                                            : "\""));
+    }
+    if (lumped.has("seed") && restitution_ok &&
+        !(o.restitution_table && o.restitution_table->random()))
+      problems.add(
+          "lumped.seed",
+          std::string("is given, but lumped.restitution is ") +
+              (o.restitution_table ? "a deterministic table (no \"std\" > 0)" : "not a table") +
+              ": nothing is drawn; expected lumped.restitution {\"flux_density\": "
+              "[...], \"mean\": [...], \"std\": [...]} with a std > 0, or no "
+              "lumped.seed");
+    // A dissipative law's damping grows without bound as R -> 0 (the scalar's (0, 1] and the
+    // viscous laws' exact calibration limit below): every node's mean must reach it.
+    if (o.restitution_table && dissipative) {
+      const bool exact = law.viscous && calibration_ok && o.restitution_calibration == "exact";
+      const std::string least = exact ? ">= " + short_number(kMinimumCalibratedRestitution) : "> 0";
+      const auto& mean = o.restitution_table->mean;
+      for (std::size_t i = 0; i < mean.size(); ++i)
+        if (!(mean[i] > 0 && (!exact || mean[i] >= kMinimumCalibratedRestitution))) {
+          problems.add("lumped.restitution.mean[" + std::to_string(i) + "]",
+                       "is " + short_number(mean[i]) + "; normal_law \"" + o.normal_law + "\"" +
+                           (exact ? " with restitution_calibration \"exact\"" : "") +
+                           " restitutes R " + least +
+                           " only (its damping grows without bound as R -> 0): expected a mean " +
+                           least);
+          break;
+        }
     }
     if (law.viscous && model.calibrates_restitution && calibration_ok &&
         o.restitution_calibration == "exact" && o.restitution &&

@@ -47,6 +47,11 @@ nlohmann::json resolved_json(const Case& c) {
   if (o.lambda) lumped["lambda"] = *o.lambda;
   if (o.theta) lumped["theta"] = *o.theta;
   if (o.restitution) lumped["restitution"] = *o.restitution;
+  if (const auto& table = o.restitution_table) {
+    lumped["restitution"] = {{"flux_density", table->flux_density}, {"mean", table->mean}};
+    if (!table->sigma.empty()) lumped["restitution"]["std"] = table->sigma;
+    if (table->random()) lumped["seed"] = o.seed;
+  }
   // Accepted only for a dissipative normal law of Lai's model.
   if (lumped_model(o.model).calibrates_restitution && dissipative_normal_law(o))
     lumped["restitution_calibration"] = o.restitution_calibration;

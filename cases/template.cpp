@@ -216,7 +216,9 @@ std::string case_template(Shape shape, const std::string& name) {
            "overrides the geometry's theta for the lumped model, degrees (or \"theta\", rad)")
       .off("restitution", "0.8",
            "in (0, 1]; needed by newton, poisson, stronge, smith, brach and the dissipative "
-           "normal laws")
+           "normal laws; or a table in the energy-flux density Phi (J/m^3), {\"flux_density\": "
+           "[...], \"mean\": [...], \"std\": [...]} (std optional: R random, cut to [0, 1])")
+      .off("seed", "0", "a restitution table with std: the seed of its draws")
       .off("restitution_calibration", quoted(lumped.restitution_calibration),
            "lai with a dissipative normal_law: exact (damping calibrated so that a "
            "frictionless normal impact achieves e; e >= 0.001 for the viscous laws) | "

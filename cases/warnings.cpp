@@ -52,6 +52,18 @@ std::vector<std::string> physical_warnings(const Case& c, const Derived& d) {
         "\" is elastic in the normal direction (e close to 1); a dissipative normal_law (" +
         dissipative + ") achieves a prescribed e");
   }
+  if (c.lumped.restitution_table && elastic_contact)
+    warnings.push_back(
+        "lumped.restitution (a table in the energy-flux density) is ignored: model \"" +
+        c.lumped.model + "\" with normal_law \"" + c.lumped.normal_law +
+        "\" is elastic in the normal direction; a rigid-body law or a dissipative "
+        "normal_law takes it");
+  if (const auto& table = c.lumped.restitution_table;
+      table && !elastic_contact && restitution_at(*table, d.energy_flux_density).beyond)
+    warnings.push_back(format(
+        "the energy-flux density Phi = %.6g J/m^3 lies outside lumped.restitution.flux_density "
+        "[%.6g, %.6g]: R0 and sigma are held at the nearest node's values",
+        d.energy_flux_density, table->flux_density.front(), table->flux_density.back()));
   return warnings;
 }
 

@@ -130,6 +130,8 @@ observables::Summary summary(const cases::Case& c, const cases::Derived& d, cons
   summary.case_name = c.name;
   summary.solver = "fem";
   summary.effective_mass = d.effective_mass;
+  summary.energy_flux_density = d.energy_flux_density;
+  summary.reduced_mass = d.hertz.normal_mass;
   observables::ReboundQuantities& q = summary.quantities;
   q.psi1 = d.psi1;
   q.psi2 = observables::rebound_psi(w.head<2>(), nu, mu);

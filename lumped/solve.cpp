@@ -7,6 +7,7 @@
 #include "cases/lumped_models.h"
 #include "cases/normal_law_table.h"
 #include "lumped/models.h"
+#include "lumped/random_restitution.h"
 #include "lumped/summary.h"
 #include "observables/checks.h"
 
@@ -21,7 +22,8 @@ Configuration configuration_of(const cases::Case& c, const cases::Derived& d) {
   configuration.dundurs_beta = d.pair.dundurs_beta;
   configuration.incidence_angle = d.incidence_angle;
   configuration.normal_law = c.lumped.normal_law;
-  configuration.restitution = c.lumped.restitution;
+  // A number, or the table's value at the case's Phi (impact 0 of lumped.seed when random).
+  configuration.restitution = restitution_of(c, d);
   configuration.restitution_calibration = c.lumped.restitution_calibration;
   if (c.target.socket())
     configuration.socket = cases::scaled(cases::socket_geometry(c), d.length_scale);

@@ -10,7 +10,8 @@
 
 namespace rebound::lumped {
 
-// The configuration a case gives a lumped model (lambda/theta overrides applied).
+// The configuration a case gives a lumped model (lambda/theta overrides applied; a restitution
+// table's value at the case's energy-flux density: lumped/random_restitution.h, impact 0).
 Configuration configuration_of(const cases::Case& c, const cases::Derived& d);
 
 // A lumped solve that failed (the integrator gave up, or the result is not physical: see

@@ -7,6 +7,7 @@
 
 #include "cases/warnings.h"
 #include "lumped/normal_laws.h"
+#include "lumped/random_restitution.h"
 #include "lumped/solve.h"
 #include "observables/provenance.h"
 
@@ -213,6 +214,8 @@ observables::Summary summary(const cases::Case& c, const cases::Derived& d, cons
   summary.solver = "lumped:" + o.model;
   summary.quantities = rebound_quantities(c, d, o);
   summary.effective_mass = m;
+  summary.energy_flux_density = d.energy_flux_density;
+  summary.reduced_mass = d.hertz.normal_mass;
   summary.warnings = cases::physical_warnings(c, d);
   summary.provenance = observables::provenance(c);
   nlohmann::json& j = summary.details;
@@ -234,6 +237,17 @@ observables::Summary summary(const cases::Case& c, const cases::Derived& d, cons
       {"gamma_n", o.impulse.y()},
       {"tau_end", finite_or_null(o.duration)},
       {"separation_velocity", {o.separation_velocity.x(), o.separation_velocity.y()}}};
+  if (c.lumped.restitution_table) {
+    // The table's value at this impact's Phi (impact 0 of lumped.seed; Michalczyk 2008, sec. 4).
+    const RestitutionDraw draw = draw_restitution(c, d, 0);
+    j["restitution_draw"] = {
+        {"flux_density", draw.flux_density}, {"mean", draw.mean},     {"std", draw.sigma},
+        {"beyond_table", draw.beyond},       {"random", draw.random}, {"value", draw.value}};
+    if (draw.random) {
+      j["restitution_draw"]["seed"] = draw.seed;
+      j["restitution_draw"]["impact"] = draw.impact;
+    }
+  }
   if (o.prescribed_restitution) j["prescribed_restitution"] = *o.prescribed_restitution;
   if (o.achieved_restitution) j["achieved_restitution"] = *o.achieved_restitution;
   std::vector<std::string> notes = o.notes;

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <mutex>
+#include <sstream>
 #include <stdexcept>
 #include <thread>
 
@@ -24,8 +25,45 @@ const char* to_string(SweepVariable variable) {
       return "incidence_angle";
     case SweepVariable::friction:
       return "friction";
+    case SweepVariable::sample:
+      return "sample";
   }
   return "?";
+}
+
+SweepRange parse_sweep_range(const std::string& text) {
+  SweepRange range;
+  std::stringstream in(text);
+  std::string a, b, c;
+  const std::string expected =
+      "expected START:STOP:COUNT, e.g. 0:8:81 (COUNT an integer in [1, 10000000])";
+  if (!std::getline(in, a, ':') || !std::getline(in, b, ':') || !std::getline(in, c) ||
+      in.rdbuf()->in_avail() > 0)
+    throw std::invalid_argument(expected);
+  try {
+    std::size_t used_a = 0, used_b = 0, used_c = 0;
+    range.start = std::stod(a, &used_a);
+    range.stop = std::stod(b, &used_b);
+    const long count = std::stol(c, &used_c);
+    if (used_a != a.size() || used_b != b.size() || used_c != c.size() || count < 1 ||
+        count > 10'000'000)
+      throw std::invalid_argument("");
+    range.count = int(count);
+  } catch (const std::exception&) {
+    throw std::invalid_argument(expected);
+  }
+  return range;
+}
+
+SweepRange sample_range(long samples) {
+  if (samples < 1 || samples > 10'000'000)
+    throw std::invalid_argument("expected a number of samples in [1, 10000000]");
+  SweepRange range;
+  range.variable = SweepVariable::sample;
+  range.start = 0;
+  range.stop = double(samples - 1);
+  range.count = int(samples);
+  return range;
 }
 
 cases::Case case_at(const cases::Case& base, SweepVariable variable, double value) {
@@ -63,6 +101,19 @@ void set_swept_value(cases::Case& c, const cases::Case& base, SweepVariable vari
       if (value < 0)
         throw cases::CaseError(c.source, where, "value " + std::to_string(value) + " < 0");
       c.contact.friction = value;
+      break;
+    }
+    case SweepVariable::sample: {
+      if (!(base.lumped.restitution_table && base.lumped.restitution_table->random()))
+        throw cases::CaseError(
+            c.source, "lumped.restitution",
+            "is not a table with a std > 0; a Monte Carlo sweep of samples needs lumped."
+            "restitution {\"flux_density\": [...], \"mean\": [...], \"std\": [...]} (every "
+            "sample of a deterministic restitution is the same impact)");
+      if (value < 0 || value != std::floor(value) || value > cases::kMaxSeed)
+        throw cases::CaseError(c.source, where,
+                               "value " + std::to_string(value) +
+                                   " is not an impact number (an integer in [0, 2^53 - 1])");
       break;
     }
   }
@@ -118,6 +169,14 @@ std::vector<SweepPoint> run_sweep(const cases::Case& base, SweepVariable variabl
       try {
         set_swept_value(c, base, variable, point.value);
         const cases::Derived d = cases::derive(c);
+        // Each point is an impact of its own: the table's draw of impact `value` (a sample) or
+        // i (a point of a variable), fixed into the case as its restitution.
+        c.lumped.restitution = base.lumped.restitution;
+        c.lumped.restitution_table = base.lumped.restitution_table;
+        if (!elastic_normal_contact(c))
+          point.draw = fix_restitution(
+              c, d,
+              variable == SweepVariable::sample ? std::uint64_t(point.value) : std::uint64_t(i));
         const Outcome o = solve(c, d, false, control);
         point.scalars = rebound_quantities(c, d, o).scalars();
         for (const Phase& p : o.phases)
@@ -216,7 +275,15 @@ std::string sweep_csv(const SweepRange& range, const std::vector<ModelSweep>& sw
   const auto& keys = observables::summary_scalar_keys();
   std::string out = observables::csv_column(std::string("sweep_") + to_string(range.variable));
   for (const auto& key : keys) out += "," + observables::csv_column(key);
-  out += ",phases,error,model\n";
+  out += ",phases,error,model";
+  bool draws = false;
+  for (const ModelSweep& sweep : sweeps)
+    for (const SweepPoint& row : sweep.rows) draws = draws || row.draw.has_value();
+  if (draws)
+    for (const char* key :
+         {"energy_flux_density", "restitution_mean", "restitution_std", "restitution"})
+      out += "," + observables::csv_column(key);
+  out += "\n";
   char cell[64];
   for (const ModelSweep& sweep : sweeps)
     for (const SweepPoint& row : sweep.rows) {
@@ -232,7 +299,17 @@ std::string sweep_csv(const SweepRange& range, const std::vector<ModelSweep>& sw
       std::string message = row.error;
       for (char& ch : message)
         if (ch == ',' || ch == '\n' || ch == '"') ch = ' ';
-      out += "," + row.phases + "," + message + "," + sweep.model + "\n";
+      out += "," + row.phases + "," + message + "," + sweep.model;
+      if (draws && row.draw) {
+        for (const double value :
+             {row.draw->flux_density, row.draw->mean, row.draw->sigma, row.draw->value}) {
+          std::snprintf(cell, sizeof cell, ",%.17g", value);
+          out += cell;
+        }
+      } else if (draws) {
+        out += ",,,,";
+      }
+      out += "\n";
     }
   return out;
 }

@@ -8,10 +8,14 @@
 #include <vector>
 
 #include "cases/case.h"
+#include "lumped/random_restitution.h"
 
 namespace rebound::lumped {
 
-enum class SweepVariable { psi1, incidence_angle, friction };
+// `sample`: the case itself at every point, impact number `value` of lumped.seed's draws (the
+// Monte Carlo of a random restitution table, `rebound sweep --samples N`; Michalczyk 2008,
+// sec. 4).
+enum class SweepVariable { psi1, incidence_angle, friction, sample };
 
 struct SweepRange {
   SweepVariable variable = SweepVariable::psi1;
@@ -21,10 +25,16 @@ struct SweepRange {
     return count == 1 ? start : start + (stop - start) * i / (count - 1);
   }
 };
+// START:STOP:COUNT (COUNT an integer in [1, 10^7]); std::invalid_argument saying what is
+// expected otherwise.
+SweepRange parse_sweep_range(const std::string& text);
+// The N samples 0, 1, ..., N - 1 (N in [1, 10^7]) of a Monte Carlo sweep.
+SweepRange sample_range(long samples);
 
 // The case with the swept variable set to `value` (the approach speed |v_P| is kept for the
-// incidence sweep, the normal speed for the Psi1 sweep, the velocity for the friction sweep).
-// Throws cases::CaseError when the value is outside the case's valid range.
+// incidence sweep, the normal speed for the Psi1 sweep, the velocity for the friction sweep; a
+// sample leaves the case as it is). Throws cases::CaseError when the value is outside the case's
+// valid range (a sample: not an integer >= 0, or a case without a random restitution table).
 cases::Case case_at(const cases::Case& base, SweepVariable variable, double value);
 // The same, in place on a copy the caller owns (the swept fields are overwritten).
 void set_swept_value(cases::Case& c, const cases::Case& base, SweepVariable variable, double value);
@@ -37,6 +47,9 @@ struct SweepPoint {
   std::string phases;  // e.g. "slip-stick-slip"
   double gamma_t = 0, gamma_n = 0;
   std::string error;
+  // The restitution of the point's impact when the case's lumped.restitution is a table (and its
+  // model takes it): impact `value` of the seed for a sample sweep, the point's index otherwise.
+  std::optional<RestitutionDraw> draw;
 };
 
 // The most worker threads a sweep takes (`rebound sweep --threads N`, rebound.sweep's threads).
@@ -85,7 +98,9 @@ struct ModelSweep {
 // sweep.csv: the swept value then summary_scalar_keys(), phases, error and model (last, so that
 // the columns of the files written before it keep their places); the header names carry their
 // units (observables::csv_column: sweep_incidence_angle_rad, spin_final_rad_per_s, ...). One
-// block of rows per model, in the order given.
+// block of rows per model, in the order given. When a row has a restitution draw (a table in
+// Phi), four columns follow the model: energy_flux_density_J_per_m3, restitution_mean,
+// restitution_std and restitution (the R of that impact).
 std::string sweep_csv(const SweepRange& range, const std::vector<ModelSweep>& sweeps);
 
 const char* to_string(SweepVariable variable);

@@ -116,9 +116,10 @@ const nlohmann::json& summary_units() {
   static const nlohmann::json units = [] {
     nlohmann::json j = nlohmann::json::object();
     for (const auto& key : summary_scalar_keys()) j[key] = unit_of(key);
-    for (const char* key : {"center_velocity_initial", "center_velocity_final",
-                            "contact_point_velocity_initial", "contact_point_velocity_final",
-                            "spin_initial", "kinetic_energy_initial", "effective_mass"})
+    for (const char* key :
+         {"center_velocity_initial", "center_velocity_final", "contact_point_velocity_initial",
+          "contact_point_velocity_final", "spin_initial", "kinetic_energy_initial",
+          "effective_mass", "energy_flux_density", "reduced_mass"})
       j[key] = unit_of(key);
     return j;
   }();
@@ -187,6 +188,8 @@ nlohmann::json to_json(const Summary& s) {
   j["contact_point_velocity_final"] = pair(q.contact_point_velocity_final);
   j["kinetic_energy_initial"] = finite_or_null(q.kinetic_energy_initial);
   j["effective_mass"] = finite_or_null(s.effective_mass);
+  j["energy_flux_density"] = finite_or_null(s.energy_flux_density);
+  j["reduced_mass"] = finite_or_null(s.reduced_mass);
   j["units"] = summary_units();
   list_units(j);
   return j;

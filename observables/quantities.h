@@ -73,6 +73,10 @@ struct Summary {
   std::string solver;  // "lumped:<model>", "fem", ...
   ReboundQuantities quantities;
   double effective_mass = kNaN;  // m of Lai 1999, eq. 3.35, kg
+  // Michalczyk 2008, eqs. 3.1 and 3.10: Bagrejev's energy-flux density Phi (J/m^3) and the
+  // reduced mass m_w at P (kg) of the impact (cases::Derived::energy_flux_density).
+  double energy_flux_density = kNaN;
+  double reduced_mass = kNaN;
   // "completed"; the FEM also "incomplete" (the contact had not ended), "failed", "interrupted".
   std::string status = "completed";
   std::string message;                // why, when not completed
@@ -84,7 +88,7 @@ struct Summary {
 // summary.json: "case", "solver", "status", "message" (when not empty), "warnings", the scalar
 // keys, the vectors (center_velocity_initial/final,
 // contact_point_velocity_initial/final, spin_initial, kinetic_energy_initial), "effective_mass",
-// then the details.
+// "energy_flux_density", "reduced_mass", then the details.
 nlohmann::json to_json(const Summary& summary);
 // The unit of every rebound quantity of a summary.json ("1": dimensionless), written under "units".
 const nlohmann::json& summary_units();

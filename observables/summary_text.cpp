@@ -41,6 +41,16 @@ std::string lumped_summary_text(const nlohmann::json& s, const std::string& dire
                        value_text(s["lambda"]).c_str(), value_text(s["theta"]).c_str(),
                        value_text(s["effective_mass"]).c_str());
   out += rebound_quantities_text(s);
+  if (s.contains("restitution_draw")) {  // a restitution table (Michalczyk 2008, sec. 3-4)
+    const nlohmann::json& r = s["restitution_draw"];
+    out += cases::format(
+        "  restitution         R = %s at Phi = %s J/m^3 (table: R0 = %s, sigma = %s%s)\n",
+        value_text(r["value"], "%.10g").c_str(), value_text(r["flux_density"]).c_str(),
+        value_text(r["mean"]).c_str(), value_text(r["std"]).c_str(),
+        r.value("random", false)
+            ? (", drawn: seed " + r["seed"].dump() + ", impact " + r["impact"].dump()).c_str()
+            : "");
+  }
   out += cases::format("  contact duration    %-12s s     peak force      %s N\n",
                        value_text(s["contact_duration"]).c_str(),
                        value_text(s["peak_normal_force"]).c_str());

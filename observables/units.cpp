@@ -33,6 +33,13 @@ const std::vector<std::pair<std::string, std::string>>& unit_table() {
       {"spin_initial", "rad/s"},
       {"kinetic_energy_initial", "J"},
       {"effective_mass", "kg"},
+      {"energy_flux_density", "J/m^3"},
+      {"reduced_mass", "kg"},
+      // A restitution table's value at an impact (summary.json's restitution_draw, sweep.csv).
+      {"restitution_mean", "1"},
+      {"restitution_std", "1"},
+      {"restitution", "1"},
+      {"sweep_sample", "1"},
       // sweep.csv: the swept value, the phases and the error of each point.
       {"sweep_psi1", "1"},
       {"sweep_incidence_angle", "rad"},
@@ -129,6 +136,13 @@ const std::vector<std::pair<std::string, std::string>>& unit_table() {
       {"non_dimensional.gamma_n", "1"},
       {"non_dimensional.tau_end", "1"},
       {"non_dimensional.separation_velocity", "1"},
+      // A restitution table's value at the impact (Michalczyk 2008, sec. 3-4).
+      {"restitution_draw.flux_density", "J/m^3"},
+      {"restitution_draw.mean", "1"},
+      {"restitution_draw.std", "1"},
+      {"restitution_draw.value", "1"},
+      {"restitution_draw.seed", "1"},
+      {"restitution_draw.impact", "1"},
       // FEM: Hertz's reference, the FE body's mass properties, the mesh (meshes::MeshStatistics)
       // and the local time stepping's levels.
       {"hertz.duration", "s"},

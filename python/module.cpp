@@ -207,10 +207,10 @@ constexpr int kMaxThreads = lumped::kMaxSweepThreads;  // as `rebound sweep --th
 
 lumped::SweepVariable sweep_variable(const std::string& name) {
   for (const auto variable : {lumped::SweepVariable::psi1, lumped::SweepVariable::incidence_angle,
-                              lumped::SweepVariable::friction})
+                              lumped::SweepVariable::friction, lumped::SweepVariable::sample})
     if (name == lumped::to_string(variable)) return variable;
   throw py::value_error("unknown sweep variable '" + name +
-                        "'; expected psi1, incidence_angle or friction");
+                        "'; expected psi1, incidence_angle, friction or sample");
 }
 
 // One model's sweep: the columns of sweep.csv, named as its header (the swept value,
@@ -264,6 +264,22 @@ py::dict run_sweep(const py::object& what, const std::string& variable_name,
     out[py::str(observables::csv_column(keys[k]))] = columns[k];
   out["phases"] = phases;
   out["error"] = errors;
+  // The restitution of each point's impact when the case's lumped.restitution is a table, as
+  // sweep.csv's last columns (NaN for a point without one).
+  if (std::any_of(rows.begin(), rows.end(), [](const auto& row) { return row.draw.has_value(); })) {
+    using Draw = lumped::RestitutionDraw;
+    for (const auto& [key, field] :
+         {std::pair{"energy_flux_density", &Draw::flux_density},
+          std::pair{"restitution_mean", &Draw::mean}, std::pair{"restitution_std", &Draw::sigma},
+          std::pair{"restitution", &Draw::value}}) {
+      py::array_t<double> column(n);
+      for (py::ssize_t i = 0; i < n; ++i) {
+        const auto& draw = rows[static_cast<std::size_t>(i)].draw;
+        column.mutable_data()[i] = draw ? (*draw).*field : std::numeric_limits<double>::quiet_NaN();
+      }
+      out[py::str(observables::csv_column(key))] = column;
+    }
+  }
   return out;
 }
 
@@ -352,7 +368,20 @@ PYBIND11_MODULE(_rebound, m) {
       .def_readonly("polynomial_index", &cases::LumpedOptions::polynomial_index)
       .def_readonly("lambda_override", &cases::LumpedOptions::lambda)
       .def_readonly("theta_override", &cases::LumpedOptions::theta)
-      .def_readonly("restitution", &cases::LumpedOptions::restitution)
+      .def_readonly("restitution", &cases::LumpedOptions::restitution,
+                    "a number; None when absent or a table (restitution_table)")
+      .def_property_readonly(
+          "restitution_table",
+          [](const cases::LumpedOptions& o) -> py::object {
+            if (!o.restitution_table) return py::none();
+            py::dict table;
+            table["flux_density"] = o.restitution_table->flux_density;
+            table["mean"] = o.restitution_table->mean;
+            if (!o.restitution_table->sigma.empty()) table["std"] = o.restitution_table->sigma;
+            return std::move(table);
+          },
+          "lumped.restitution as a table in the energy-flux density (Michalczyk 2008), or None")
+      .def_readonly("seed", &cases::LumpedOptions::seed)
       .def_readonly("restitution_calibration", &cases::LumpedOptions::restitution_calibration)
       .def_readonly("impulse_ratio", &cases::LumpedOptions::impulse_ratio)
       .def_readonly("relative_tolerance", &cases::LumpedOptions::relative_tolerance)

@@ -38,10 +38,15 @@ Other modes (--mode):
               with several models e_newton and the tangential coefficient per model;
               for an incidence sweep also tangential_cor_vs_incidence.png and
               spin_vs_incidence.png: the tangential coefficient and the final spin vs the
-              incidence angle in degrees, one curve per model
+              incidence angle in degrees, one curve per model;
+              a Monte Carlo sweep (rebound sweep --samples N: sweep.csv's sweep_sample column)
+              draws histograms instead: restitution_histogram.png (each sample's drawn R with
+              the density of the normal cut to [0, 1], Michalczyk 2008, eq. 4.1) and
+              e_newton_histogram.png, psi2_histogram.png (when finite), one per model
 """
 import argparse
 import csv
+import math
 import os
 import sys
 
@@ -231,6 +236,50 @@ def lumped_plots(directory, title):
     return 0
 
 
+def cut_normal_density(r, mean, std):
+    """The density of N(mean, std^2) cut to [0, 1] and renormalised (Michalczyk 2008, eq. 4.1)."""
+    def cdf(x):
+        return 0.5 * math.erfc(-x / math.sqrt(2))
+    mass = cdf((1 - mean) / std) - cdf(-mean / std)
+    return math.exp(-0.5 * ((r - mean) / std) ** 2) / (std * math.sqrt(2 * math.pi) * mass)
+
+
+def samples_plots(directory, models, title):
+    """Histograms of a Monte Carlo sweep (sweep.csv with sweep_sample): the drawn R against the
+    cut normal's density, and the rebound quantities."""
+    out = os.path.join(directory, "plots")
+    for column, name, label in (("restitution", "restitution_histogram.png",
+                                 "restitution R drawn [-]"),
+                                ("e_newton", "e_newton_histogram.png", "Newton's e [-]"),
+                                ("psi2", "psi2_histogram.png", "Psi2 (rebound of P)")):
+        fig, ax = plt.subplots(figsize=(6.4, 4.2), dpi=110)
+        drawn = False
+        for model, table in models:
+            values = finite(table.get(column, []))
+            if not values:
+                continue
+            ax.hist(values, bins=min(60, max(10, int(math.sqrt(len(values))))), density=True,
+                    alpha=0.5 if len(models) > 1 else 0.8,
+                    label=f"{model or 'lumped'}: {len(values)} samples")
+            drawn = True
+            means, stds = finite(table.get("restitution_mean", [])), finite(
+                table.get("restitution_std", []))
+            if column == "restitution" and means and stds and stds[0] > 0:
+                xs = [i / 400 for i in range(401)]
+                ax.plot(xs, [cut_normal_density(x, means[0], stds[0]) for x in xs], "-",
+                        color="black", linewidth=1.4,
+                        label=f"eq. 4.1: R0 = {means[0]:.4g}, sigma = {stds[0]:.4g}, cut to [0, 1]")
+        if not drawn:
+            plt.close(fig)
+            continue
+        ax.set_xlabel(label)
+        ax.set_ylabel("probability density")
+        path = os.path.join(out, name)
+        save(fig, ax, path, title, [])
+        print(path)
+    return 0
+
+
 def sweep_plot(directory, title, gross_slip, reference_path, fem_points=True):
     out = os.path.join(directory, "plots")
     lumped = read(os.path.join(directory, "sweep.csv"))
@@ -239,6 +288,8 @@ def sweep_plot(directory, title, gross_slip, reference_path, fem_points=True):
         return 2
     os.makedirs(out, exist_ok=True)
     models = by_model(lumped, text_column(os.path.join(directory, "sweep.csv"), "model"))
+    if "sweep_sample" in lumped:
+        return samples_plots(directory, models, title)
     fig, ax = plt.subplots(figsize=(6.4, 4.2), dpi=110)
     xs = []
     for name, table in models:

@@ -12,6 +12,7 @@
 #include "observables/files.h"
 #include "observables/history.h"
 #include "observables/quantities.h"
+#include "observables/units.h"
 #include "studies/errors.h"
 #include "studies/run_table.h"
 #include "studies/stop.h"
@@ -19,11 +20,24 @@
 namespace rebound::studies {
 
 SweepModels sweep_models(const cases::Case& base, const std::vector<std::string>& names,
-                         const lumped::SweepRange& range) {
+                         const lumped::SweepRange& range, const std::optional<std::string>& seed) {
   SweepModels models;
   if (names.empty()) models.emplace_back(lumped::model_name(base), base);
   for (const std::string& name : names)
     models.emplace_back(name, lumped::case_with_model(base, name));
+  if (seed) {
+    const auto& table = base.lumped.restitution_table;
+    if (!table || !table->random())
+      throw StudyInputError("option --seed is given, but " + base.source +
+                            ": lumped.restitution is not a table with a std > 0; the seed draws "
+                            "the random restitution of such a table (Michalczyk 2008, sec. 4)");
+    const bool digits = !seed->empty() && seed->size() <= 16 &&
+                        seed->find_first_not_of("0123456789") == std::string::npos;
+    if (!digits || std::stoull(*seed) > std::uint64_t(cases::kMaxSeed))
+      throw StudyInputError("option --seed is '" + *seed +
+                            "'; expected an integer in [0, 9007199254740991] (2^53 - 1)");
+    for (auto& [name, c] : models) c.lumped.seed = std::stoull(*seed);
+  }
   // Both ends validated before running (bad ranges are bad input, exit 2).
   for (const auto& [name, c] : models) {
     lumped::case_at(c, range.variable, range.start);
@@ -96,6 +110,7 @@ int failed_points(const std::vector<lumped::ModelSweep>& sweeps) {
 const std::vector<std::string>& sweep_file_patterns() {
   static const std::vector<std::string> patterns = {"sweep.csv",
                                                     "plots/psi2_vs_psi1.png",
+                                                    "plots/*_histogram.png",
                                                     "plots/e_vs_*.png",
                                                     "plots/tangential_cor_vs_incidence.png",
                                                     "plots/spin_vs_incidence.png",
@@ -110,9 +125,87 @@ std::string write_sweep_csv(const std::string& directory, const lumped::SweepRan
   return path;
 }
 
+std::vector<double> percentiles(std::vector<double> values, const std::vector<double>& levels) {
+  std::sort(values.begin(), values.end());
+  std::vector<double> out;
+  for (const double level : levels) {
+    if (values.empty()) {
+      out.push_back(NAN);
+      continue;
+    }
+    const double h = (double(values.size()) - 1) * level / 100;
+    const std::size_t below = std::size_t(std::floor(h));
+    const std::size_t above = std::min(below + 1, values.size() - 1);
+    out.push_back(values[below] + (h - double(below)) * (values[above] - values[below]));
+  }
+  return out;
+}
+
+namespace {
+
+// The screen table of a Monte Carlo sweep (--samples): per model the drawn R and the rebound
+// quantities over the samples that were solved: mean, standard deviation, percentiles.
+std::string samples_table(const cases::Case& base, const lumped::SweepRange& range,
+                          const std::vector<lumped::ModelSweep>& sweeps, int threads,
+                          const std::string& csv_path) {
+  std::string out =
+      format("%s: %d samples of the random restitution (seed %llu, impacts 0 to %d), %d threads\n",
+             base.name.c_str(), range.count, static_cast<unsigned long long>(base.lumped.seed),
+             range.count - 1, threads);
+  const auto& keys = observables::summary_scalar_keys();
+  const std::vector<double> levels = {5, 25, 50, 75, 95};
+  for (const auto& sweep : sweeps) {
+    const lumped::SweepPoint* first = nullptr;
+    for (const auto& row : sweep.rows)
+      if (row.draw && first == nullptr) first = &row;
+    out += format(" model %s: %d of %d samples solved\n", sweep.model.c_str(),
+                  int(std::count_if(sweep.rows.begin(), sweep.rows.end(),
+                                    [](const auto& row) { return row.error.empty(); })),
+                  range.count);
+    if (first == nullptr) continue;
+    const lumped::RestitutionDraw& d = *first->draw;
+    const lumped::Moments cut = lumped::truncated_normal_moments(d.mean, d.sigma);
+    out += format(
+        "  Phi = %.6g J/m^3: R0 = %.6g, sigma = %.6g; cut to [0, 1] (eq. 4.1): mean "
+        "%.6g, std %.6g\n",
+        d.flux_density, d.mean, d.sigma, cut.mean, cut.sigma);
+    out += format("  %-30s %10s %10s %10s %10s %10s %10s %10s\n", "quantity", "mean", "std", "p5",
+                  "p25", "p50", "p75", "p95");
+    const auto row_of = [&](const std::string& name, const std::vector<double>& values) {
+      double sum = 0, squares = 0;
+      for (const double v : values) sum += v;
+      const double mean = values.empty() ? NAN : sum / double(values.size());
+      for (const double v : values) squares += (v - mean) * (v - mean);
+      const double sigma = values.size() > 1 ? std::sqrt(squares / double(values.size() - 1)) : NAN;
+      const std::vector<double> p = percentiles(values, levels);
+      out += format("  %-30s %10.6g %10.6g %10.6g %10.6g %10.6g %10.6g %10.6g\n", name.c_str(),
+                    mean, sigma, p[0], p[1], p[2], p[3], p[4]);
+    };
+    std::vector<double> drawn;
+    for (const auto& row : sweep.rows)
+      if (row.draw && row.error.empty()) drawn.push_back(row.draw->value);
+    row_of("restitution R (drawn)", drawn);
+    for (const char* key : {"e_newton", "e_poisson", "e_stronge", "psi2", "rebound_angle",
+                            "tangential_cor", "kinetic_energy_loss_fraction"}) {
+      const std::size_t k = std::size_t(std::find(keys.begin(), keys.end(), key) - keys.begin());
+      std::vector<double> values;
+      for (const auto& row : sweep.rows)
+        if (k < row.scalars.size() && std::isfinite(row.scalars[k]))
+          values.push_back(row.scalars[k]);
+      if (!values.empty()) row_of(observables::csv_column(key), values);
+    }
+  }
+  out += format("  written to %s (one row per sample)\n", csv_path.c_str());
+  return out;
+}
+
+}  // namespace
+
 std::string sweep_table(const cases::Case& base, const lumped::SweepRange& range,
                         const std::vector<lumped::ModelSweep>& sweeps, int threads,
                         const std::string& csv_path) {
+  if (range.variable == lumped::SweepVariable::sample)
+    return samples_table(base, range, sweeps, threads, csv_path);
   // --incidence is in degrees on screen; the sweep (and its CSV) works in radians.
   const bool degrees = range.variable == lumped::SweepVariable::incidence_angle;
   const auto shown_value = [degrees](double value) { return degrees ? value * 180 / M_PI : value; };
@@ -172,6 +265,11 @@ nlohmann::json sweep_json(const cases::Case& base, const lumped::SweepRange& ran
       point["phases"] = row.phases;
       point["error"] = row.error;
       point["model"] = sweep.model;
+      if (row.draw)
+        point["restitution_draw"] = {{"flux_density", row.draw->flux_density},
+                                     {"mean", row.draw->mean},
+                                     {"std", row.draw->sigma},
+                                     {"value", row.draw->value}};
       points.push_back(point);
     }
   }
@@ -185,6 +283,7 @@ std::vector<std::string> sweep_plot_arguments(const std::string& directory, cons
                                               const SweepModels& models,
                                               const lumped::SweepRange& range) {
   std::vector<std::string> arguments = {directory, "--mode", "sweep", "--title", base.name};
+  if (range.variable == lumped::SweepVariable::sample) return arguments;  // histograms only
   // The gross-slip line Psi2 = Psi1 - G holds for an elastic normal contact (e_N = 1); with a
   // dissipative law or a rigid-body law among the models its slope and offset depend on the e_N
   // each achieves, so no line is drawn.

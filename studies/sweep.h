@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <functional>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -22,8 +23,11 @@ using SweepModels = std::vector<std::pair<std::string, cases::Case>>;
 
 // The case of each model (the base's own without names), validated as a case file is, and both
 // ends of the range checked for every model before anything runs (cases::CaseError: bad input).
+// `seed` (`--seed S`, an integer in [0, 2^53 - 1]) replaces lumped.seed of a case whose
+// restitution is a random table (StudyInputError naming the option otherwise).
 SweepModels sweep_models(const cases::Case& base, const std::vector<std::string>& names,
-                         const lumped::SweepRange& range);
+                         const lumped::SweepRange& range,
+                         const std::optional<std::string>& seed = std::nullopt);
 // "lai,mdr": the models' names, comma-separated.
 std::string model_list(const SweepModels& models);
 
@@ -51,8 +55,13 @@ const std::vector<std::string>& sweep_file_patterns();
 std::string write_sweep_csv(const std::string& directory, const lumped::SweepRange& range,
                             const std::vector<lumped::ModelSweep>& sweeps);
 
+// The percentiles (in %) of `values`, linearly interpolated between the sorted values (numpy's
+// default): NaN when there are none.
+std::vector<double> percentiles(std::vector<double> values, const std::vector<double>& levels);
+
 // The screen table: a line naming the sweep, per model at most 25 evenly spread rows (the
-// incidence in degrees), and where sweep.csv went.
+// incidence in degrees), and where sweep.csv went; for --samples, per model the drawn R and the
+// rebound quantities' mean, standard deviation and 5/25/50/75/95th percentiles.
 std::string sweep_table(const cases::Case& base, const lumped::SweepRange& range,
                         const std::vector<lumped::ModelSweep>& sweeps, int threads,
                         const std::string& csv_path);

@@ -146,8 +146,8 @@ def _pandas_or_none():
     return pandas
 
 
-def sweep(case, *, psi1=None, incidence=None, incidence_deg=None, friction=None, models=None,
-          threads=None, as_frame=None):
+def sweep(case, *, psi1=None, incidence=None, incidence_deg=None, friction=None, samples=None,
+          seed=None, models=None, threads=None, as_frame=None):
     """Sweep one variable of a case with one or more lumped models (like ``rebound sweep``).
 
     Give exactly one of ``psi1`` (Maw's incidence; the normal speed is kept), ``incidence``
@@ -168,20 +168,41 @@ def sweep(case, *, psi1=None, incidence=None, incidence_deg=None, friction=None,
     (psi1, psi2, incidence_angle_rad, ..., e_newton, ..., spin_final_rad_per_s,
     normal_impulse_N_s, ...; NaN where undefined or failed), ``phases`` and ``error`` (empty
     unless that point failed).
+
+    ``samples=N`` instead of a variable: the Monte Carlo of a random restitution (the case's
+    lumped.restitution a table with ``std``; Michalczyk 2008, sec. 4), as ``rebound sweep
+    --samples N [--seed S]``: sample k is impact k of the seed (``seed`` overrides lumped.seed).
+    When the case's restitution is a table, the columns ``energy_flux_density_J_per_m3``,
+    ``restitution_mean``, ``restitution_std`` and ``restitution`` (the R of each point's
+    impact) follow ``error``.
     """
     given = {key: value for key, value in (("psi1", psi1), ("incidence", incidence),
                                            ("incidence_deg", incidence_deg),
-                                           ("friction", friction)) if value is not None}
+                                           ("friction", friction), ("samples", samples))
+             if value is not None}
     if len(given) != 1:
-        raise TypeError("sweep needs exactly one of psi1=, incidence=, incidence_deg=, friction=")
+        raise TypeError("sweep needs exactly one of psi1=, incidence=, incidence_deg=, "
+                        "friction=, samples=")
     (keyword, spec), = given.items()
-    variable, factor = SWEEP_VARIABLES[keyword]
     threads = _thread_count(threads)
-    if isinstance(spec, str):
-        values = sweep_values(spec)
+    if keyword == "samples":
+        count = operator.index(spec)
+        if not 1 <= count <= 10_000_000:
+            raise ValueError(f"samples is {count}; expected an integer in [1, 10000000]")
+        variable, factor, values = "sample", 1.0, np.arange(count, dtype=float)
     else:
-        values = np.atleast_1d(np.asarray(spec, dtype=float)).ravel()
+        variable, factor = SWEEP_VARIABLES[keyword]
+        if isinstance(spec, str):
+            values = sweep_values(spec)
+        else:
+            values = np.atleast_1d(np.asarray(spec, dtype=float)).ravel()
     base = load_case(case)
+    if seed is not None:
+        table = base.lumped.restitution_table
+        if table is None or not any(s > 0 for s in table.get("std", [])):
+            raise ValueError("seed is given, but the case's lumped.restitution is not a table "
+                             "with a std > 0 (nothing is drawn)")
+        base = base.with_changes({"lumped": {"seed": operator.index(seed)}})
     if keyword == "incidence_deg":
         _check_degrees(values, base)
     if factor != 1.0:
@@ -200,7 +221,10 @@ def sweep(case, *, psi1=None, incidence=None, incidence_deg=None, friction=None,
         columns["phases"] = np.asarray(columns["phases"], dtype=str)
         columns["error"] = np.asarray(columns["error"], dtype=str)
         parts.append({"model": np.full(len(values), model), **columns})
-    table = {name: np.concatenate([part[name] for part in parts]) for name in parts[0]}
+    names = list(dict.fromkeys(name for part in parts for name in part))
+    table = {name: np.concatenate([part[name] if name in part else
+                                   np.full(len(part["model"]), np.nan) for part in parts])
+             for name in names}
     pandas = _pandas_or_none() if as_frame is not False else None
     if as_frame and pandas is None:
         raise ImportError("as_frame=True needs pandas (apt-get install python3-pandas)")

@@ -682,3 +682,66 @@ TEST(Cli, InitIntoADirectoryIsBadInput) {
   EXPECT_EQ(r.status, 2) << r.output;
   EXPECT_NE(r.output.find(dir.string() + " is a directory"), std::string::npos) << r.output;
 }
+
+// rebound sweep --samples N: the Monte Carlo of a random restitution table (Michalczyk 2008,
+// sec. 4): one row per sample with its drawn R in sweep.csv, the percentiles on screen, the same
+// rows whatever the threads, --seed changing them; refused (exit 2) for a case without a random
+// table and for a bad seed. rebound check --json shows Phi and m_w.
+TEST(Cli, SweepSamplesDrawsTheRandomRestitution) {
+  const std::string path = kCases + "sphere-random-restitution.json";
+  const fs::path one = scratch("samples-1"), two = scratch("samples-2"),
+                 other = scratch("samples-3");
+  const Invocation r =
+      run("sweep " + path + " --samples 300 --threads 1 --no-plots -o " + one.string());
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("300 samples of the random restitution (seed 2008"), std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("restitution R (drawn)"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("p95"), std::string::npos) << r.output;
+  ASSERT_EQ(
+      run("sweep " + path + " --samples 300 --threads 2 --no-plots -q -o " + two.string()).status,
+      0);
+  ASSERT_EQ(
+      run("sweep " + path + " --samples 300 --seed 1 --no-plots -q -o " + other.string()).status,
+      0);
+  const auto text = [](const fs::path& file) {
+    std::ifstream in(file);
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+  };
+  const std::string csv = text(one / "sweep.csv");
+  EXPECT_EQ(csv, text(two / "sweep.csv"));
+  EXPECT_NE(csv, text(other / "sweep.csv"));
+  std::stringstream lines(csv);
+  std::string header, line;
+  std::getline(lines, header);
+  EXPECT_EQ(header.substr(0, 13), "sweep_sample,");
+  const std::string tail =
+      ",phases,error,model,energy_flux_density_J_per_m3,restitution_mean,restitution_std,"
+      "restitution";
+  EXPECT_EQ(header.substr(header.size() - tail.size()), tail);
+  int rows = 0;
+  while (std::getline(lines, line)) {
+    const double r_drawn = std::stod(line.substr(line.rfind(',') + 1));
+    EXPECT_GE(r_drawn, 0.0);
+    EXPECT_LE(r_drawn, 1.0);
+    ++rows;
+  }
+  EXPECT_EQ(rows, 300);
+  // Nothing to draw: a number for the restitution, a bad seed.
+  const Invocation plain = run("sweep " + kCases + "sphere-lai-psi2.json --samples 10 --no-plots");
+  EXPECT_EQ(plain.status, 2);
+  EXPECT_NE(plain.output.find("lumped.restitution"), std::string::npos) << plain.output;
+  const Invocation seed =
+      run("sweep " + kCases + "sphere-lai-psi2.json --psi1 0:1:2 --seed 3 --no-plots");
+  EXPECT_EQ(seed.status, 2);
+  EXPECT_NE(seed.output.find("option --seed"), std::string::npos) << seed.output;
+  EXPECT_EQ(run("sweep " + path + " --samples 10 --seed -3 --no-plots").status, 2);
+  EXPECT_EQ(run("sweep " + path + " --samples 0 --no-plots").status, 2);
+  const Invocation check = run("check --json " + path);
+  ASSERT_EQ(check.status, 0) << check.output;
+  const auto derived = nlohmann::json::parse(check.output.substr(check.output.find('[')));
+  EXPECT_NEAR(derived[0]["energy_flux_density"].get<double>(), 16336.28, 0.01);
+  EXPECT_NEAR(derived[0]["reduced_mass"].get<double>(), derived[0]["mass"].get<double>(), 1e-15);
+}

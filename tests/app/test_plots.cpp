@@ -218,6 +218,20 @@ TEST(Plots, SweepWritesPsi2AndRestitutionPngs) {
   EXPECT_FALSE(fs::exists(dir / "none" / "plots"));
 }
 
+// sweep --samples (a random restitution table, Michalczyk 2008 sec. 4): histograms instead of the
+// curves of a swept variable.
+TEST(Plots, SweepSamplesDrawsHistograms) {
+  const fs::path dir = scratch("samples");
+  const Invocation r =
+      run("sweep " + kCases + "sphere-random-restitution.json --samples 200 -q -o " + dir.string());
+  ASSERT_EQ(r.status, 0) << r.output;
+  if (!matplotlib_available()) GTEST_SKIP() << "no python3 with matplotlib here";
+  EXPECT_EQ(pngs(dir / "plots"),
+            (std::vector<std::string>{"e_newton_histogram.png", "psi2_histogram.png",
+                                      "restitution_histogram.png"}));
+  for (const std::string& name : pngs(dir / "plots")) expect_real_plot(dir / "plots" / name);
+}
+
 // --models: the same four plots of an incidence sweep with one curve per model (more lines, so
 // more ink than one model's: the curves are drawn, not only the axes).
 TEST(Plots, SweepOverSeveralModelsDrawsOneCurvePerModel) {

@@ -162,6 +162,21 @@ def main():
                                          restitution_calibration="closed-form")),
         bad("exact calibration below e = 0.001",
             lambda d: d["lumped"].update(normal_law="flores", restitution=0.0005)),
+        bad("restitution table with a mean above 1",
+            lambda d: d["lumped"].update(model="newton", restitution={
+                "flux_density": [0, 1e5], "mean": [0.9, 1.1]})),
+        bad("restitution table with a negative std",
+            lambda d: d["lumped"].update(model="newton", restitution={
+                "flux_density": [0, 1e5], "mean": [0.9, 0.8], "std": [0.1, -0.1]})),
+        bad("restitution table with an unknown key",
+            lambda d: d["lumped"].update(model="newton", restitution={
+                "flux_density": [0, 1e5], "mean": [0.9, 0.8], "sigma": [0.1, 0.1]})),
+        bad("exact calibration of a table below e = 0.001",
+            lambda d: d["lumped"].update(normal_law="flores", restitution={
+                "flux_density": [0, 1e5], "mean": [0.9, 0.0005]})),
+        bad("seed of -1",
+            lambda d: d["lumped"].update(model="newton", seed=-1, restitution={
+                "flux_density": [0, 1e5], "mean": [0.9, 0.8], "std": [0.1, 0.1]})),
         bad("brach without impulse ratio",
             lambda d: d["lumped"].update(model="brach", restitution=0.5)),
         bad("frames 2.5", lambda d: d["lumped"].update(frames=2.5)),
@@ -195,6 +210,12 @@ def main():
         bad("published calibration below e = 0.001",
             lambda d: d["lumped"].update(normal_law="flores", restitution=0.0005,
                                          restitution_calibration="published")),
+        bad("random restitution table with a seed",
+            lambda d: d["lumped"].update(model="newton", seed=3, restitution={
+                "flux_density": [0, 1e5], "mean": [0.9, 0.8], "std": [0.1, 0.1]})),
+        bad("deterministic restitution table of michalczyk's law",
+            lambda d: d["lumped"].update(normal_law="michalczyk", restitution={
+                "flux_density": [1e4], "mean": [0.7]})),
         bad("exact calibration of michalczyk at e = 0.0005",
             lambda d: d["lumped"].update(normal_law="michalczyk", restitution=0.0005,
                                          restitution_calibration="exact")),

@@ -322,3 +322,81 @@ TEST(Parser, RestitutionCalibration) {
   zero["lumped"] = {{"model", "lai"}, {"normal_law", "hunt-crossley"}, {"restitution", 0.0}};
   expect_rejected(zero, "lumped.restitution", "(0, 1]");
 }
+
+// lumped.restitution as a table in Bagrejev's energy-flux density (Michalczyk 2008, sec. 3-4):
+// accepted for the rigid-body laws and the dissipative laws; a bad table is rejected naming the
+// key (and element) and what was expected, nothing sorted or clamped; lumped.seed only with a
+// random table.
+TEST(Parser, RestitutionTable) {
+  json d = valid_case();
+  d["lumped"] = {
+      {"model", "newton"},
+      {"restitution",
+       {{"flux_density", {0.0, 1e6, 1e7}}, {"mean", {0.9, 0.7, 0.5}}, {"std", {0.05, 0.1, 0.1}}}},
+      {"seed", 42}};
+  const Case c = parse_case(d, "ok.json");
+  ASSERT_TRUE(c.lumped.restitution_table.has_value());
+  EXPECT_FALSE(c.lumped.restitution.has_value());
+  EXPECT_EQ(c.lumped.restitution_table->mean, (std::vector<double>{0.9, 0.7, 0.5}));
+  EXPECT_TRUE(c.lumped.restitution_table->random());
+  EXPECT_EQ(c.lumped.seed, 42u);
+  json lai = d;
+  lai["lumped"]["model"] = "lai";
+  lai["lumped"]["normal_law"] = "michalczyk";
+  EXPECT_NO_THROW(parse_case(lai, "ok.json"));
+
+  const auto with = [&d](const char* key, const json& value) {
+    json bad = d;
+    bad["lumped"]["restitution"][key] = value;
+    return bad;
+  };
+  expect_rejected(with("flux_density", {0.0, 1e7, 1e6}), "lumped.restitution.flux_density[2]",
+                  "expected strictly increasing");
+  expect_rejected(with("flux_density", {0.0, 0.0, 1e6}), "lumped.restitution.flux_density[1]",
+                  "strictly increasing");
+  expect_rejected(with("flux_density", {-1.0, 1e6, 1e7}), "lumped.restitution.flux_density[0]",
+                  "Phi >= 0");
+  expect_rejected(with("flux_density", json::array()), "lumped.restitution.flux_density",
+                  "an array of 1 to 10000 numbers");
+  expect_rejected(with("mean", {0.9, 0.7}), "lumped.restitution.mean",
+                  "expected one per flux_density node (3)");
+  expect_rejected(with("mean", {0.9, 1.2, 0.5}), "lumped.restitution.mean[1]",
+                  "expected a mean restitution R0 in [0, 1]");
+  expect_rejected(with("mean", {0.9, -0.1, 0.5}), "lumped.restitution.mean[1]", "in [0, 1]");
+  expect_rejected(with("std", {0.05, -0.1, 0.1}), "lumped.restitution.std[1]",
+                  "expected a deviation sigma >= 0");
+  expect_rejected(with("std", {0.05, 0.1}), "lumped.restitution.std", "one per flux_density");
+  expect_rejected(with("std", {0.05, "x", 0.1}), "lumped.restitution.std[1]",
+                  "expected a finite number");
+  expect_rejected(with("sigma", {0.05, 0.1, 0.1}), "lumped.restitution.sigma",
+                  "is not a known key");
+  json missing = d;
+  missing["lumped"]["restitution"].erase("mean");
+  expect_rejected(missing, "lumped.restitution.mean", "is missing");
+
+  // The seed draws a random table's R: refused without one, and only an integer in [0, 2^53).
+  json deterministic = d;
+  deterministic["lumped"]["restitution"].erase("std");
+  expect_rejected(deterministic, "lumped.seed", "a deterministic table");
+  deterministic["lumped"].erase("seed");
+  EXPECT_FALSE(parse_case(deterministic, "ok.json").lumped.restitution_table->random());
+  json number = valid_case();
+  number["lumped"] = {{"model", "newton"}, {"restitution", 0.8}, {"seed", 1}};
+  expect_rejected(number, "lumped.seed", "not a table");
+  for (const json& seed : {json(-1), json(1.5), json("7"), json(1e16)}) {
+    json bad = d;
+    bad["lumped"]["seed"] = seed;
+    expect_rejected(bad, "lumped.seed", "expected an integer in [0, 9007199254740991]");
+  }
+
+  // A dissipative law cannot restitute R = 0; the viscous laws' exact calibration needs >= 0.001.
+  json zero = lai;
+  zero["lumped"]["restitution"]["mean"] = {0.9, 0.0, 0.5};
+  expect_rejected(zero, "lumped.restitution.mean[1]", "expected a mean > 0");
+  zero["lumped"]["normal_law"] = "hunt-crossley";
+  zero["lumped"]["restitution"]["mean"] = {0.9, 5e-4, 0.5};
+  expect_rejected(zero, "lumped.restitution.mean[1]", "expected a mean >= 0.001");
+  json rigid_zero = d;  // Newton's e = 0 (a perfectly plastic normal impact) is a law's value
+  rigid_zero["lumped"]["restitution"]["mean"] = {0.9, 0.0, 0.5};
+  EXPECT_NO_THROW(parse_case(rigid_zero, "ok.json"));
+}

@@ -62,6 +62,20 @@ TEST(Warnings, RestitutionIgnoredByAnElasticModelIsNamed) {
   EXPECT_FALSE(mentions(physical_warnings(c, derive(c)), "lumped.restitution"));
 }
 
+// A restitution table (Michalczyk 2008, sec. 3-4): ignored by an elastic contact (named), and held
+// at its end node's values when the case's energy-flux density lies beyond its nodes (named).
+TEST(Warnings, RestitutionTableIgnoredOrBeyondItsNodesIsNamed) {
+  Case c = sphere();
+  c.lumped.restitution_table = RestitutionTable{{0, 1e3}, {0.9, 0.8}, {}};
+  EXPECT_TRUE(mentions(physical_warnings(c, derive(c)), "lumped.restitution (a table"));
+  c.lumped.normal_law = "michalczyk";
+  const Derived d = derive(c);
+  ASSERT_GT(d.energy_flux_density, 1e3);
+  EXPECT_TRUE(mentions(physical_warnings(c, d), "lies outside lumped.restitution.flux_density"));
+  c.lumped.restitution_table->flux_density = {0, 10 * d.energy_flux_density};
+  EXPECT_TRUE(physical_warnings(c, derive(c)).empty());
+}
+
 // A steel sphere at 1 m/s against a given yield stress: Hertz's p0 = 3F/(2 pi a^2) is computed from
 // the derived scales; above 1.6 Y the warning names material.yield_stress, below it is silent.
 TEST(Warnings, YieldStressWarnsAboveTheOnsetOfYieldOnly) {

@@ -267,6 +267,7 @@ TEST(Units, CsvColumnsCarryTheirSiUnit) {
   EXPECT_EQ(csv_column("contact_area"), "contact_area_m2");
   EXPECT_EQ(csv_column("kinetic_energy"), "kinetic_energy_J");
   EXPECT_EQ(csv_column("sweep_incidence_angle"), "sweep_incidence_angle_rad");
+  EXPECT_EQ(csv_column("energy_flux_density"), "energy_flux_density_J_per_m3");
   for (const char* plain : {"psi1", "psi2", "e_newton", "tangential_cor", "mode", "phases",
                             "status", "dofs", "sweep_psi1", "stick_fraction"})
     EXPECT_EQ(csv_column(plain), plain);
@@ -276,7 +277,7 @@ TEST(Units, CsvColumnsCarryTheirSiUnit) {
   for (const auto& [name, unit] : unit_table()) {
     EXPECT_TRUE(names.insert(name).second) << name << " listed twice";
     EXPECT_TRUE((std::set<std::string>{"", "1", "s", "m", "m^2", "m^3", "m/s", "rad", "rad/s", "N",
-                                       "N s", "J", "kg", "kg m^2", "s/m", "1/s", "1/s^2"})
+                                       "N s", "J", "kg", "kg m^2", "s/m", "1/s", "1/s^2", "J/m^3"})
                     .count(unit))
         << name << ": " << unit;
     EXPECT_EQ(plain_column(csv_column(name)), name);
