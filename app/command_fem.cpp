@@ -127,7 +127,7 @@ int command_fem(const std::vector<std::string>& arguments) {
   Verbose verbose(args, "fem");
   const int extra_levels = args.integer("--level", 0, 6).value_or(0);
   const cases::Case c = cases::load_case(args.case_file());
-  cases::require_fem_target(c);  // the FEM models the rigid plane only
+  cases::require_fem_target(c);  // a target the FEM models (the plane, the socket)
   const int frames = args.integer("--frames", 0, 100000).value_or(c.fem.frames);
   const std::string directory =
       (std::filesystem::path(output_directory(args.option("-o"), c.name)) / "fem").string();

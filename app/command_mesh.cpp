@@ -75,7 +75,7 @@ int command_mesh(const std::vector<std::string>& arguments) {
   if (inp_degree && !inp_file) throw UsageError("option --degree needs --inp FILE");
   // Everything that can reject the input happens before MPI starts (exit status 2).
   const cases::Case c = cases::load_case(args.case_file());
-  cases::require_fem_target(c);  // the FEM models the rigid plane only
+  cases::require_fem_target(c);  // a target the FEM models (the plane, the socket)
   verbose.resolved_case(c);
   verbose.derived(c, cases::derive(c));
   meshes::MeshOptions options;

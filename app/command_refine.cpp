@@ -146,7 +146,7 @@ int command_refine(const std::vector<std::string>& arguments) {
   if (!quiet) options.report = print_progress;
   Verbose verbose(args, "refine");
   const cases::Case c = cases::load_case(args.case_file());
-  cases::require_fem_target(c);  // the FEM models the rigid plane only
+  cases::require_fem_target(c);  // a target the FEM models (the plane, the socket)
   verbose.resolved_case(c);
   verbose.derived(c, cases::derive(c));
   options.directory = output_directory(args.option("-o"), c.name);

@@ -82,7 +82,7 @@ runs at K of the points, evenly spread (first and last included; K = 1: the midd
 point), once whatever --models says (the FEM has no lumped model; each finished
 run's line shows the first model's Psi2 beside it), one after the other with a
 line per finished run and an ETA (a case with an elastic target is refused: the
-FEM models the rigid plane only):
+FEM models the rigid plane and socket only):
   --level L          extra uniform refinements of the FEM mesh (default 0)
   --frames N         VTK frames per FEM run (default 0)
   --reference FILE   CSV with columns psi1,psi2 (header row): reference points for
@@ -171,7 +171,7 @@ SweepCommand read_sweep(const Arguments& args, Verbose& verbose, bool fem) {
     }
   }
   s.base = cases::load_case(args.case_file());
-  if (fem) cases::require_fem_target(s.base);  // the FEM models the rigid plane only
+  if (fem) cases::require_fem_target(s.base);  // a target the FEM models
   verbose.resolved_case(s.base);
   verbose.derived(s.base, cases::derive(s.base));
   s.models = studies::sweep_models(s.base, model_names, s.range, args.option("--seed"));

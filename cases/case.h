@@ -38,9 +38,9 @@ struct Material {
   std::optional<double> yield_stress = std::nullopt;
 };
 
-// What the body strikes: a rigid plane (the default), an elastic half-space or a rigid spherical
-// socket around a sphere (the lumped and half-space models only; the FEM keeps the rigid plane,
-// fem_target_problem()). The half-space is infinitely massive: only its elastic constants enter,
+// What the body strikes: a rigid plane (the default), an elastic half-space (the lumped and
+// half-space models only) or a rigid spherical socket around a sphere (fem_target_problem() says
+// what the FEM takes). The half-space is infinitely massive: only its elastic constants enter,
 // through cases::contact_pair() (cases/derived.h); its density is optional and informative. The
 // socket (radius R1 > the ball's body.radius R2) is fixed and rigid: the pair's E* is the ball's;
 // its geometry is cases::socket_geometry() (cases/socket.h; docs/THEORY.md §7).
@@ -195,11 +195,14 @@ bool is_json_schema_file(const std::string& path);
 Case parse_case(const std::string& text, const std::string& source = "<string>");
 Case parse_case(const nlohmann::json& document, const std::string& source);
 
-// Why the FEM cannot run the case (its target is not the rigid plane the FEM models), naming
-// target.type, the value and what the FEM supports; empty when it can. The FEM commands (fem,
-// pair, refine, sweep --fem, mesh) refuse such a case up front with require_fem_target().
+// Why the FEM cannot run the case, the value and what the FEM supports; empty when it can. The
+// FEM models the rigid plane and the rigid spherical socket (whose conformal contact zone must fit
+// on the ball's touching cap, cases::socket_overlap_radius), not the elastic half-space. The FEM
+// commands (fem, pair, refine, sweep --fem, mesh) refuse such a case up front with
+// require_fem_target().
 std::string fem_target_problem(const Case& c);
-// Throws CaseError(c.source, "target.type", fem_target_problem(c)) when that is not empty.
+// Throws CaseError(c.source, KEY, fem_target_problem(c)) when that is not empty: KEY is
+// target.radius for a socket, target.type otherwise.
 void require_fem_target(const Case& c);
 
 // Approach velocity of P in (t, n): (v_t, v_n) with v_n < 0.

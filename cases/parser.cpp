@@ -1118,18 +1118,31 @@ const char* to_string(TargetType type) {
 
 std::string fem_target_problem(const Case& c) {
   if (c.target.type == TargetType::rigid_plane) return "";
+  if (c.target.socket()) {
+    // The ball's mesh refines the conformal contact zone (fem/targets/spherical_socket.h), which
+    // must stay on its touching cap as the plane's Hertz zone must (mesh_contact_radius_limit).
+    const double a = socket_overlap_radius(c, derive(c).hertz.peak_force);
+    const double limit = mesh_contact_radius_limit(c.body.radius, 0.0);
+    if (a <= limit) return "";
+    return "is " + number_text(c.target.radius) +
+           ": the ball's contact zone in this socket (the overlap radius R1 sin(theta) = " +
+           short_number(a) + " m of the two spheres at Hertz's approach with R_eff) exceeds " +
+           short_number(limit) +
+           " m = R2 pi/12, the largest contact zone the FEM can mesh on the ball: expected a "
+           "looser socket or a slower impact for the FEM (rebound fem, pair, refine, sweep "
+           "--fem, mesh; the lumped and half-space models take this socket)";
+  }
   return std::string("is \"") + to_string(c.target.type) +
          "\"; the FEM (rebound fem, pair, refine, sweep --fem, mesh) models the body on a rigid "
-         "plane only: expected target.type \"rigid_plane\" (the lumped and half-space models "
-         "take " +
-         (c.target.socket() ? std::string("the spherical socket")
-                            : std::string("the elastic target")) +
-         ": rebound lumped, sweep without --fem)";
+         "plane or in a rigid spherical socket: expected target.type \"rigid_plane\" or "
+         "\"spherical_socket\" (the lumped and half-space models take the elastic target: "
+         "rebound lumped, sweep without --fem)";
 }
 
 void require_fem_target(const Case& c) {
   const std::string problem = fem_target_problem(c);
-  if (!problem.empty()) throw CaseError(c.source, "target.type", problem);
+  if (!problem.empty())
+    throw CaseError(c.source, c.target.socket() ? "target.radius" : "target.type", problem);
 }
 
 double psi_scale(double poisson_ratio, double friction) {

@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "cases/case.h"
+#include "cases/derived.h"
 
 namespace rebound::cases {
 namespace {
@@ -189,6 +190,13 @@ std::vector<SocketImpactEstimate> socket_impact_estimates(double E, const Socket
     estimates.push_back(e);
   }
   return estimates;
+}
+
+double socket_overlap_radius(const Case& c, double force) {
+  const HertzScales h = derive(c).hertz;
+  const double approach =
+      std::cbrt(9 * force * force / (16 * h.contact_modulus * h.contact_modulus * h.radius));
+  return socket_contact_radius(SocketLaw::wang_gao, socket_geometry(c), approach);
 }
 
 }  // namespace rebound::cases

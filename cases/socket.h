@@ -81,4 +81,11 @@ std::vector<SocketImpactEstimate> socket_impact_estimates(double contact_modulus
                                                           int polynomial_index, double normal_mass,
                                                           double normal_speed);
 
+// The contact zone the FEM meshes for the ball in the socket (fem/targets/spherical_socket.h):
+// the overlap radius R1 sin(theta) of the undeformed spheres (wang_gao_sine) at Hertz's approach
+// under the normal force F with R_eff, delta = (9 F^2 / (16 E*^2 R_eff))^(1/3): sqrt(2) Hertz's
+// contact radius at light load, and larger as the contact turns conformal. SI; the case's target
+// must be a socket.
+double socket_overlap_radius(const Case& c, double force);
+
 }  // namespace rebound::cases

@@ -419,7 +419,7 @@ TEST(Cli, SweepModelsWritesOneBlockPerModel) {
   EXPECT_NE(run("sweep --help").output.find("halfspace-beta0"), std::string::npos);
 }
 
-// The FEM models the rigid plane only: every FEM command refuses the elastic target up front
+// The FEM models the rigid targets only: every FEM command refuses the elastic target up front
 // (exit 2, as other case errors), naming the file, target.type and the rigid plane; nothing runs.
 TEST(Cli, FemCommandsRefuseAnElasticTarget) {
   const std::string file = kCases + "kharaz-2001-glass.json";

@@ -203,7 +203,10 @@ TEST(Socket, CaseDerivesTheSocketsScales) {
   for (const char* fragment : {"rigid spherical socket", "clearance dR = R1 - R2",
                                "effective radius R_eff", "wang-gao", "liu", "delta_max"})
     EXPECT_NE(table.find(fragment), std::string::npos) << fragment << "\n" << table;
-  EXPECT_EQ(fem_target_problem(c).find("is \"spherical_socket\""), 0u) << fem_target_problem(c);
+  // The FEM takes this socket: its conformal contact zone, the overlap radius at Hertz's approach
+  // (about 8.8 mm here), fits on the ball's touching cap (R2 pi/12 = 13.1 mm).
+  EXPECT_EQ(fem_target_problem(c), "");
+  EXPECT_NEAR(socket_overlap_radius(c, d.hertz.peak_force), 8.8e-3, 0.2e-3);
 }
 
 // check rejects R1 <= R2 naming target.radius and the ball's radius.
@@ -260,3 +263,23 @@ TEST(Socket, LawsAndModelsRefusedOnTheOtherTarget) {
 }
 
 }  // namespace
+
+// The FEM meshes the conformal contact zone on the ball's touching cap: Wang & Gao's 0.1 mm
+// clearance at 0.3 m/s overlaps over 16.1 mm of the 50 mm ball, beyond R2 pi/12 = 13.1 mm,
+// so the FEM commands refuse it naming target.radius (the lumped models take it).
+TEST(Socket, FemRefusesAContactZoneBeyondTheTouchingCap) {
+  const Case c = load_case(std::string(REBOUND_SOURCE_DIR) + "/cases/socket-wang-gao-0.1mm.json");
+  const double a = socket_overlap_radius(c, derive(c).hertz.peak_force);
+  EXPECT_NEAR(a, 16.1e-3, 0.05e-3);
+  EXPECT_GT(a, 0.05 * M_PI / 12);
+  try {
+    require_fem_target(c);
+    ADD_FAILURE() << "accepted";
+  } catch (const CaseError& error) {
+    EXPECT_EQ(error.key(), "target.radius");
+    const std::string message = error.what();
+    for (const char* fragment : {"socket-wang-gao-0.1mm.json: target.radius is 0.0501",
+                                 "exceeds 0.01309 m = R2 pi/12", "expected a looser socket"})
+      EXPECT_NE(message.find(fragment), std::string::npos) << fragment << "\n" << message;
+  }
+}

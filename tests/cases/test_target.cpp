@@ -170,7 +170,7 @@ TEST(Target, BadTargetsAreRejectedNamingTheKey) {
   expect_rejected(t, "target.stiffness", "is not a known key");
 }
 
-// The FEM models the rigid plane only: the FEM commands refuse an elastic target naming the
+// The FEM models the rigid targets only: the FEM commands refuse an elastic target naming the
 // file, target.type and what the FEM supports (tests/app: exit 2 of each command).
 TEST(Target, FemRefusesAnElasticTarget) {
   const Case rigid = parse_case(sphere_on({{"type", "rigid_plane"}}), "rigid.json");

@@ -598,6 +598,28 @@ TEST(FemMpi, PartitionedRunEqualsSerial) {
   EXPECT_LT(worst, 1e-8) << worst_key;
 }
 
+// The ball in the rigid spherical socket (fem/targets/spherical_socket.h), partitioned: the
+// coarse psi2 sphere in a socket of twice its radius, its tangential speed and friction kept, so
+// the curved surface's stick and slip both run on both ranks.
+TEST(FemMpi, SocketRunEqualsSerial) {
+  if (dealii::Utilities::MPI::n_mpi_processes(MPI_COMM_WORLD) < 2)
+    GTEST_SKIP() << "run under mpirun -np 2 (CTest: fem.mpi2_equals_serial)";
+  Case c = coarse_sphere_psi2();
+  c.target.type = rebound::cases::TargetType::spherical_socket;
+  c.target.radius = 2 * c.body.radius;
+  rebound::fem::RunOptions options;
+  options.frames = 0;
+  const auto parallel = rebound::fem::run(c, options, MPI_COMM_WORLD);
+  const auto serial = rebound::fem::run(c, options, MPI_COMM_SELF);
+  ASSERT_EQ(parallel.status, "completed") << parallel.message;
+  ASSERT_EQ(parallel.final.step, serial.final.step);
+  const auto [worst, worst_key] = worst_summary_difference(parallel, serial);
+  if (dealii::Utilities::MPI::this_mpi_process(MPI_COMM_WORLD) == 0)
+    std::printf("socket, 2 ranks vs serial: worst relative difference %.3e (%s)\n", worst,
+                worst_key.c_str());
+  EXPECT_LT(worst, 1e-8) << worst_key;
+}
+
 // ---- long validation (label `long`): default resolution ----
 
 rebound::fem::RunResult run_without_frames(const Case& c) {
