@@ -65,6 +65,8 @@ nlohmann::json compare(const Solution& a, const Solution& b, int samples) {
   scalar("spin_initial", p.spin_initial, q.spin_initial);
   scalar("kinetic_energy_initial", p.kinetic_energy_initial, q.kinetic_energy_initial);
   scalar("effective_mass", a.summary.effective_mass, b.summary.effective_mass);
+  scalar("energy_flux_density", a.summary.energy_flux_density, b.summary.energy_flux_density);
+  scalar("reduced_mass", a.summary.reduced_mass, b.summary.reduced_mass);
   vector("center_velocity_initial", p.center_velocity_initial, q.center_velocity_initial);
   vector("center_velocity_final", p.center_velocity_final, q.center_velocity_final);
   vector("contact_point_velocity_initial", p.contact_point_velocity_initial,
