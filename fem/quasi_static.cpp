@@ -292,6 +292,27 @@ Influence influence_solves(StaticBody& body, const std::vector<Node>& nodes,
   return in;
 }
 
+// The target's initial gap and normal at each candidate (the plane: y and e_y), and the normals'
+// y components (the balance's weights; 1 on the plane).
+struct CandidateGeometry {
+  Eigen::VectorXd gap, lift;
+  std::vector<Eigen::Vector3d> normals;
+};
+
+CandidateGeometry candidate_geometry(const Target& target, const std::vector<Node>& nodes,
+                                     const std::vector<int>& candidates) {
+  const int n = int(candidates.size());
+  CandidateGeometry g{Eigen::VectorXd(n), Eigen::VectorXd(n), std::vector<Eigen::Vector3d>(n)};
+  for (int i = 0; i < n; ++i) {
+    const Point<3>& X = nodes[candidates[i]].X;
+    const Eigen::Vector3d x(X[0], X[1], X[2]);
+    g.gap[i] = target.gap(x);
+    g.normals[i] = target.normal(x);
+    g.lift[i] = g.normals[i][1];
+  }
+  return g;
+}
+
 void check_force_fractions(const std::vector<double>& fractions) {
   if (fractions.empty())
     throw std::invalid_argument("quasi-static contact law: no body forces asked for");
@@ -358,21 +379,13 @@ StaticLaw static_contact_law(const cases::Case& c, const StaticLawOptions& optio
   const int n = int(candidates.size());
   law.candidates = n;
   if (n < 4) throw std::runtime_error("quasi-static contact law: fewer than 4 candidate nodes");
-  // The target's initial gap and normal at each candidate (the plane: y and e_y).
-  Eigen::VectorXd gap(n), lift(n);
-  std::vector<Eigen::Vector3d> normals(n);
-  int first = 0;
-  for (int i = 0; i < n; ++i) {
-    const Point<3>& X = nodes[candidates[i]].X;
-    const Eigen::Vector3d x(X[0], X[1], X[2]);
-    gap[i] = target->gap(x);
-    normals[i] = target->normal(x);
-    lift[i] = normals[i][1];
-    if (candidates[i] == at_p) first = i;
-  }
+  const CandidateGeometry geometry = candidate_geometry(*target, nodes, candidates);
+  const Eigen::VectorXd &gap = geometry.gap, &lift = geometry.lift;
+  const int first = int(std::find(candidates.begin(), candidates.end(), at_p) - candidates.begin());
+  if (first == n) throw std::runtime_error("quasi-static contact law: P is not a candidate node");
 
   Timer influence_timer;
-  Influence influence = influence_solves(body, nodes, candidates, normals, mass, options);
+  Influence influence = influence_solves(body, nodes, candidates, geometry.normals, mass, options);
   law.influence_seconds = influence_timer.wall_time();
   Eigen::MatrixXd& W = influence.W;
   const Eigen::VectorXd& w = influence.w;
