@@ -834,9 +834,7 @@ void check_derived(const Case& c, const Spelling& spelling, Problems& problems) 
 }
 
 // The ball in a socket: a sphere smaller than the socket.
-void check_socket(const ObjectReader& top, const Case& c, bool body_ok, const Spelling& spelling,
-                  Problems& problems) {
-  (void)top;
+void check_socket(const Case& c, bool body_ok, const Spelling& spelling, Problems& problems) {
   if (!body_ok) return;
   if (c.body.shape != Shape::sphere)
     problems.stop("body.shape", "is \"" + std::string(to_string(c.body.shape)) +
@@ -1010,7 +1008,7 @@ void read_document(const json& document, Problems& problems, Case& result) {
   });
 
   if (target_ok && result.target.socket())
-    problems.step([&] { check_socket(top, result, body_ok, spelling, problems); });
+    problems.step([&] { check_socket(result, body_ok, spelling, problems); });
   if (target_ok && top.has("lumped")) problems.step([&] { check_target_law(result, problems); });
 
   if (problems.empty()) problems.step([&] { check_derived(result, spelling, problems); });

@@ -32,6 +32,16 @@ Contact::Contact(int cells, double spacing, double poisson_ratio, double beta, d
     x->setZero(n);
 }
 
+void Contact::set_profile(const std::function<double(double)>& gap_of_radius) {
+  const int cells = influence_.cells();
+  for (int i = 0; i < cells; ++i)
+    for (int j = 0; j < cells; ++j) {
+      const double x = influence_.coordinate(i), y = influence_.coordinate(j);
+      const double h = gap_of_radius(std::hypot(x, y));
+      profile_[i * cells + j] = std::isfinite(h) ? h : 1e300;  // 1e300: never in contact
+    }
+}
+
 StepStatistics Contact::step(double approach, const Eigen::Vector2d& shift) {
   // Start from the linear extrapolation of the last two steps' tractions (the load steps of an
   // impact are uniform and smooth in time): it halves the iterations of both solvers.

@@ -25,6 +25,7 @@
 
 #include <Eigen/Dense>
 #include <atomic>
+#include <functional>
 
 #include "halfspace/influence.h"
 
@@ -62,6 +63,10 @@ class Contact {
           ContactOptions options = {});
 
   Influence& influence() { return influence_; }
+  // Replaces the sphere's gap h = (x^2 + y^2)/2 by h(r), r = sqrt(x^2 + y^2), before the first
+  // step: the exact gap of a ball in a spherical socket (lumped/halfspace.h). A cell where h is
+  // not finite (beyond the ball) never touches.
+  void set_profile(const std::function<double(double)>& gap_of_radius);
   const ContactFields& fields() const { return current_; }
 
   // Solves the step to rigid approach `approach` with the rigid tangential displacement of the
@@ -89,7 +94,7 @@ class Contact {
   Influence influence_;
   double friction_;
   ContactOptions options_;
-  Influence::Field profile_;  // h_i = (x^2 + y^2)/2
+  Influence::Field profile_;  // h_i = (x^2 + y^2)/2, or set_profile's
   ContactFields previous_, current_;
   // Work fields.
   Influence::Field cross_n_, cross_t_, cross_b_, u_, r_, t_, g_;

@@ -34,6 +34,14 @@ Outcome integrate(const Configuration& configuration, const HalfspaceOptions& op
   halfspace::ContactOptions contact_options = options.contact;
   if (contact_options.stop == nullptr) contact_options.stop = options.control.stop;
   halfspace::Contact contact(grid, spacing, nu, beta, mu, contact_options);
+  if (configuration.socket) {
+    // The ball in a socket: the exact gap of the two spheres (cases::socket_gap) in place of the
+    // paraboloid. In-plane lengths are in sqrt(R_eff eta) (R_eff = R1 R2 / dR, the R of eta),
+    // the gap in eta; the socket's geometry is already in eta.
+    const cases::SocketGeometry socket = *configuration.socket;
+    const double unit = std::sqrt(cases::effective_radius(socket));
+    contact.set_profile([socket, unit](double r) { return cases::socket_gap(socket, r * unit); });
+  }
   const double dt = hertz.duration / options.time_steps;
 
   statistics.grid_cells = grid;
@@ -193,6 +201,10 @@ Outcome integrate(const Configuration& configuration, const HalfspaceOptions& op
                 "diameter), beta = %.4g, %d steps of dtau = %.4g",
                 grid, grid, spacing, options.cells, beta, statistics.steps, dt);
   outcome.notes.push_back(note);
+  if (configuration.socket)
+    outcome.notes.push_back(
+        "ball in a spherical socket: the half-space's gap is the exact gap of the two spheres "
+        "(R = R1 R2 / dR in eta and the grid's unit)");
   if (mu == 0) outcome.notes.push_back("mu = 0: no tangential traction, the contact slides freely");
   return outcome;
 }

@@ -16,6 +16,10 @@
 // R and E* drop out, and the model depends only on nu, mu, lambda, theta, alpha, as Lai's does
 // (Hertz in these units: gamma_n' = (4/3) d^{3/2}, contact radius sqrt(d)).
 //
+// A ball in a spherical socket (Configuration::socket): R is R1 R2 / dR and the gap is the two
+// spheres' exact one, cases::socket_gap, instead of the paraboloid (docs/THEORY.md §10): the rung
+// between Hertz with R_eff (the paraboloid) and the FEM (no half-space assumption).
+//
 // Time integration: velocity Verlet in tau (second order, one contact solve per step),
 //   delta_{k+1} = delta_k + dtau delta'_k + dtau^2/2 N gamma'_k,
 //   gamma'_{k+1} = contact(delta_{k+1}),  gamma_{k+1} = gamma_k + dtau/2 (gamma'_k + gamma'_{k+1}),
