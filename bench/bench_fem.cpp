@@ -4,6 +4,11 @@
 // for every SIMD width of the internal force this build and CPU have (fem/internal_force.h),
 // with the speed-up over one lane measured in the same run.
 //   mpirun -np 2 build/bin/bench_fem
+//   build/bin/bench_fem --targets [CASE]
+// times the case's target (default cases/socket-wang-gao-0.5mm.json, the ball in a spherical
+// socket) against the rigid plane on one mesh, the one the case's target asks for
+// (SolverOptions::contact_zone_radius), with the widest SIMD width, p = 1 and 2: the cost of the
+// target's geometry and contact law per boundary node in the time step.
 // The case (default cases/sphere-lai-psi2.json at its default resolution) is started from its
 // rigid-body initial state, so the contact is active during the measured steps. The column
 // "K u share" is the time of the same number of internal-force evaluations alone (every cell,
@@ -23,15 +28,19 @@
 
 #include "cases/case.h"
 #include "cases/derived.h"
-#include "fem/internal_force.h"
 #include "fem/fem.h"
+#include "fem/internal_force.h"
+#include "fem/targets/target.h"
 
 namespace {
 
 constexpr const char* kUsage =
     "usage: bench_fem [CASE] [--level K] [--steps N] [--repeats R] | --list-lanes\n"
+    "       bench_fem --targets [CASE] [--level K] [--steps N] [--repeats R]\n"
     "  (also under mpirun -np N). Times the FEM step for every SIMD width this build and CPU\n"
-    "  have, p = 1 and 2; CASE defaults to cases/sphere-lai-psi2.json.\n";
+    "  have, p = 1 and 2; CASE defaults to cases/sphere-lai-psi2.json. --targets: the case's\n"
+    "  target against the rigid plane on the same mesh (CASE defaults to\n"
+    "  cases/socket-wang-gao-0.5mm.json).\n";
 
 // A positive whole number for OPTION, or exit 2 with the usage.
 int positive(const char* option, const char* text) {
@@ -45,12 +54,72 @@ int positive(const char* option, const char* text) {
   return int(value);
 }
 
+double median_of(std::vector<double> x) {
+  std::sort(x.begin(), x.end());
+  return x[x.size() / 2];
+}
+
+// A solver for c on the given contact zone, started from the case's rigid-body state and warmed up.
+std::unique_ptr<rebound::fem::Solver> started_solver(const rebound::cases::Case& c, int level,
+                                                     double contact_zone_radius) {
+  const rebound::cases::Derived d = rebound::cases::derive(c);
+  rebound::fem::SolverOptions options;
+  options.extra_levels = level;
+  options.contact_zone_radius = contact_zone_radius;
+  std::unique_ptr<rebound::fem::Solver> solver =
+      rebound::fem::Solver::create(c, options, MPI_COMM_WORLD);
+  solver->set_state(Eigen::Vector3d::Zero(),
+                    Eigen::Vector3d(d.centre_velocity.x(), d.centre_velocity.y(), 0),
+                    Eigen::Vector3d(0, 0, d.spin), d.body.centre_of_mass);
+  for (int k = 0; k < 10; ++k) solver->step();  // warm-up
+  return solver;
+}
+
+// --targets: the case's target and the rigid plane, each on the mesh of the case's target, taking
+// turns (A B A B ...); DoF-steps/s of each and their ratio.
+void compare_targets(const std::string& file, int level, int steps, int repeats) {
+  const bool root = dealii::Utilities::MPI::this_mpi_process(MPI_COMM_WORLD) == 0;
+  const rebound::cases::Case loaded = rebound::cases::load_case(file);
+  if (root)
+    std::printf(
+        "%s against the rigid plane on its mesh, --level %d, %d steps, median of %d alternating "
+        "repeats\n%3s %-16s %10s %10s %12s %10s %14s %12s\n",
+        file.c_str(), level, steps, repeats, "p", "target", "dofs", "cells", "dt [s]", "wall [s]",
+        "DoF-steps/s", "vs plane");
+  for (const int degree : {1, 2}) {
+    rebound::cases::Case c = loaded;
+    c.fem.degree = degree;
+    rebound::cases::Case plane = c;
+    plane.target = rebound::cases::Target{};  // the rigid plane
+    const double zone = rebound::fem::mesh_options(c, level).contact_radius;
+    std::unique_ptr<rebound::fem::Solver> solvers[2] = {started_solver(c, level, zone),
+                                                        started_solver(plane, level, zone)};
+    std::vector<double> walls[2];
+    for (int r = 0; r < repeats; ++r)
+      for (int v = 0; v < 2; ++v) {
+        dealii::Timer timer(MPI_COMM_WORLD);
+        for (int k = 0; k < steps; ++k) solvers[v]->step();
+        walls[v].push_back(dealii::Utilities::MPI::max(timer.wall_time(), MPI_COMM_WORLD));
+      }
+    const double wall[2] = {median_of(walls[0]), median_of(walls[1])};
+    const char* names[2] = {rebound::cases::to_string(c.target.type), "rigid_plane"};
+    for (int v = 0; v < 2; ++v) {
+      const auto& info = solvers[v]->info();
+      if (root)
+        std::printf("%3d %-16s %10llu %10llu %12.4g %10.3f %14.4g %11.3fx\n", degree, names[v],
+                    info.dofs, info.cells, info.time_step, wall[v],
+                    double(info.dofs) * steps / wall[v], wall[1] / wall[v]);
+    }
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) try {
   dealii::Utilities::MPI::MPI_InitFinalize mpi(argc, argv, 1);
   std::string file = std::string(REBOUND_SOURCE_DIR) + "/cases/sphere-lai-psi2.json";
   int level = 0, steps = 200, repeats = 3;
+  bool targets = false, file_given = false;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     const bool value = i + 1 < argc;
@@ -61,6 +130,8 @@ int main(int argc, char** argv) try {
       level = positive("--level", argv[++i]);
     else if (a == "--steps" && value)
       steps = std::max(1, positive("--steps", argv[++i]));
+    else if (a == "--targets")
+      targets = true;
     else if (a == "--list-lanes") {  // the SIMD widths available here, one per line
       for (const unsigned int n : rebound::fem::available_lanes()) std::printf("%u\n", n);
       return 0;
@@ -69,8 +140,15 @@ int main(int argc, char** argv) try {
     else if (!a.empty() && a[0] == '-') {
       std::fprintf(stderr, "bench_fem: unknown option or missing value: %s\n%s", a.c_str(), kUsage);
       return 2;
-    } else
+    } else {
       file = a;
+      file_given = true;
+    }
+  }
+  if (targets) {
+    if (!file_given) file = std::string(REBOUND_SOURCE_DIR) + "/cases/socket-wang-gao-0.5mm.json";
+    compare_targets(file, level, steps, repeats);
+    return 0;
   }
   const bool root = dealii::Utilities::MPI::this_mpi_process(MPI_COMM_WORLD) == 0;
   const int ranks = dealii::Utilities::MPI::n_mpi_processes(MPI_COMM_WORLD);
@@ -108,10 +186,6 @@ int main(int argc, char** argv) try {
         forces[v].push_back(solvers[v]->time_internal_force(steps));
         sums[v].push_back(solvers[v]->time_state_averages(steps));
       }
-    auto median_of = [](std::vector<double> x) {
-      std::sort(x.begin(), x.end());
-      return x[x.size() / 2];
-    };
     std::vector<double> median(lanes.size()), force(lanes.size()), sum(lanes.size());
     for (std::size_t v = 0; v < lanes.size(); ++v) {
       median[v] = median_of(walls[v]);

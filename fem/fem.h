@@ -43,6 +43,9 @@ struct SolverOptions {
   double time_step_margin = 1.02;  // lambda_max estimate multiplied by this before dt
   unsigned int simd_lanes = 0;     // cells per SIMD batch of the internal force (0:
                                    // $REBOUND_SIMD_LANES, else the widest; internal_force.h)
+  // > 0: refine the mesh over a contact zone of this radius (m) instead of the target's own
+  // (Target::mesh_options), so that two targets can be timed on one mesh (bench_fem --targets).
+  double contact_zone_radius = 0;
 };
 
 struct Info {

@@ -810,8 +810,9 @@ std::unique_ptr<Solver> Solver::create(const cases::Case& c, const SolverOptions
   if (c.fem.degree != 1 && c.fem.degree != 2)
     throw std::invalid_argument("fem.degree must be 1 or 2");
   std::unique_ptr<Target> target = make_target(c);
-  meshes::Mesh mesh =
-      meshes::build_mesh(c, target->mesh_options(c, options.extra_levels), communicator);
+  meshes::MeshOptions mesh_options = target->mesh_options(c, options.extra_levels);
+  if (options.contact_zone_radius > 0) mesh_options.contact_radius = options.contact_zone_radius;
+  meshes::Mesh mesh = meshes::build_mesh(c, mesh_options, communicator);
   if (c.fem.degree == 1)
     return std::make_unique<SolverImpl<1>>(c, options, communicator, std::move(target),
                                            std::move(mesh));

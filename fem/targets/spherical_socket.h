@@ -29,6 +29,13 @@ class SphericalSocket final : public Target {
                       const Eigen::Vector3d& previous_velocity, double mass,
                       double dt) const override {
     const Eigen::Vector3d to_centre = centre_ - x;
+    // Most boundary nodes are far inside the socket: with d = |x - C| <= R1 the gap R1 - d is
+    // at least (R1^2 - d^2)/(2 R1), and one step moves the node by at most dt |v|, so if
+    // (R1^2 - d^2) > 2 R1 dt |v| the contact law would find g + dt v.n >= 0 and do nothing. The
+    // test is free of square roots and returns exactly what the law would.
+    const double inside = radius_ * radius_ - to_centre.squaredNorm();
+    if (inside > 0 && inside * inside > 4 * radius_ * radius_ * dt * dt * velocity.squaredNorm())
+      return NodeContact{};
     const double distance = to_centre.norm();
     return rigid_surface_contact(radius_ - distance, to_centre / distance, velocity,
                                  previous_velocity, mass, dt, friction_);
