@@ -196,8 +196,9 @@ Case parse_case(const std::string& text, const std::string& source = "<string>")
 Case parse_case(const nlohmann::json& document, const std::string& source);
 
 // Why the FEM cannot run the case, the value and what the FEM supports; empty when it can. The
-// FEM models the rigid plane and the rigid spherical socket (whose conformal contact zone must fit
-// on the ball's touching cap, cases::socket_overlap_radius), not the elastic half-space. The FEM
+// FEM models the rigid plane and the rigid spherical socket (whose conformal contact zone,
+// cases::socket_overlap_radius, must not exceed cases::socket_fem_contact_radius_limit), not the
+// elastic half-space. The FEM
 // commands (fem, pair, refine, sweep --fem, mesh) refuse such a case up front with
 // require_fem_target().
 std::string fem_target_problem(const Case& c);

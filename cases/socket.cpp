@@ -199,4 +199,8 @@ double socket_overlap_radius(const Case& c, double force) {
   return socket_contact_radius(SocketLaw::wang_gao, socket_geometry(c), approach);
 }
 
+double socket_fem_contact_radius_limit(const Case& c) {
+  return 0.5 * c.body.radius;
+}
+
 }  // namespace rebound::cases

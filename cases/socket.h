@@ -88,4 +88,12 @@ std::vector<SocketImpactEstimate> socket_impact_estimates(double contact_modulus
 // must be a socket.
 double socket_overlap_radius(const Case& c, double force);
 
+// The largest conformal contact zone the FEM meshes on the ball in a socket: R2 sin 30 deg, a
+// contact semi-angle of 30 deg (the range of Wang & Gao's comparison). The zone lies on the ball's
+// touching half and its quasi-static candidates (1.3 times the zone at 1.3 times the force) stay
+// below the ball's equator; the strain stays small because the contact is conformal (the plane's
+// Hertz zone is held to R pi/12 instead, cases::mesh_contact_radius_limit, where a/R is the
+// strain).
+double socket_fem_contact_radius_limit(const Case& c);
+
 }  // namespace rebound::cases

@@ -14,13 +14,14 @@
 #include <deal.II/fe/mapping_q_cache.h>
 #include <deal.II/lac/affine_constraints.h>
 #include <deal.II/lac/dynamic_sparsity_pattern.h>
-#include <deal.II/lac/sparse_direct.h>
 #include <deal.II/lac/sparse_matrix.h>
 #include <deal.II/lac/sparsity_pattern.h>
 #include <deal.II/lac/vector.h>
 #include <mpi.h>
 
+#include <Eigen/CholmodSupport>
 #include <Eigen/Dense>
+#include <Eigen/Sparse>
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -44,12 +45,13 @@ struct Node {
   double mass = 0, area = 0;
 };
 
-// The discretised body: FE space, conforming geometry, lumped mass, stiffness matrix.
+// The discretised body on the mesh the explicit FEM uses against the case's target
+// (fem::mesh_options): FE space, conforming geometry, lumped mass, stiffness matrix.
 class StaticBody {
  public:
   StaticBody(const cases::Case& c, int extra_levels)
       : degree_(c.fem.degree),
-        mesh_(meshes::build_mesh(c, extra_levels, MPI_COMM_SELF)),
+        mesh_(meshes::build_mesh(c, mesh_options(c, extra_levels), MPI_COMM_SELF)),
         fe_(FE_Q<3>(degree_), 3),
         dof_handler_(*mesh_.triangulation) {
     const double E = c.material.young_modulus, nu = c.material.poisson_ratio;
@@ -88,16 +90,35 @@ class StaticBody {
     pattern_.copy_from(dsp);
     stiffness_.reinit(pattern_);
     assemble_stiffness();
-    solver_.initialize(stiffness_);
+    // K is symmetric positive definite (the condensed rows of constrained dofs keep only their
+    // diagonal): CHOLMOD's supernodal Cholesky of its lower triangle.
+    std::vector<Eigen::Triplet<double>> entries;
+    entries.reserve(stiffness_.n_nonzero_elements() / 2 + stiffness_.m());
+    for (const auto& entry : stiffness_)
+      if (entry.column() <= entry.row() && entry.value() != 0)
+        entries.emplace_back(int(entry.row()), int(entry.column()), entry.value());
+    Eigen::SparseMatrix<double> lower(int(stiffness_.m()), int(stiffness_.n()));
+    lower.setFromTriplets(entries.begin(), entries.end());
+    stiffness_.clear();
+    cholesky_.compute(lower);
+    if (cholesky_.info() != Eigen::Success)
+      throw std::runtime_error(
+          "quasi-static contact law: the stiffness with its support is not positive definite");
   }
 
-  // x = K^-1 rhs on the unconstrained dofs, then the constraints distributed (hanging nodes
-  // follow their masters, held dofs are 0).
-  void solve(Vector<double>& rhs, Vector<double>& x) const {
-    for (types::global_dof_index i = 0; i < rhs.size(); ++i)
-      if (constraints_.is_constrained(i)) rhs(i) = 0;
-    solver_.vmult(x, rhs);
-    constraints_.distribute(x);
+  // Each column of `columns` (one load each) replaced by K^-1 of it on the unconstrained dofs,
+  // then the constraints distributed (hanging nodes follow their masters, held dofs are 0). A
+  // block of loads is solved at once (the supernodal factor's dense kernels).
+  void solve(Eigen::MatrixXd& columns) const {
+    for (types::global_dof_index i = 0; i < dof_handler_.n_dofs(); ++i)
+      if (constraints_.is_constrained(i)) columns.row(Eigen::Index(i)).setZero();
+    columns = cholesky_.solve(columns).eval();
+    Vector<double> x(dof_handler_.n_dofs());
+    for (Eigen::Index c = 0; c < columns.cols(); ++c) {
+      for (types::global_dof_index i = 0; i < x.size(); ++i) x(i) = columns(Eigen::Index(i), c);
+      constraints_.distribute(x);
+      for (types::global_dof_index i = 0; i < x.size(); ++i) columns(Eigen::Index(i), c) = x(i);
+    }
   }
 
  private:
@@ -164,7 +185,7 @@ class StaticBody {
   std::vector<Node> nodes_;
   SparsityPattern pattern_;
   SparseMatrix<double> stiffness_;
-  SparseDirectUMFPACK solver_;
+  Eigen::CholmodSupernodalLLT<Eigen::SparseMatrix<double>, Eigen::Lower> cholesky_;
 };
 
 // The contact problem of one body force b on the candidates (n of them): the nodal forces f >= 0
@@ -172,46 +193,97 @@ class StaticBody {
 //   gap = g + b w + W f + c n_y >= 0,  f >= 0,  f . gap = 0,  sum f n_y = m b,
 // g the candidates' initial gaps and n_y the y components of their normals (1 on the plane),
 // i.e. the minimum of the complementary energy f.W f / 2 + f.(g + b w) over f >= 0 with the
-// force balance along y (c its multiplier). Solved by the primal active-set method for convex
-// quadratic programmes (Lawson & Hanson's NNLS with the balance as an equality; Nocedal & Wright,
-// Numerical Optimization, sec. 16.5): every iterate is feasible and the energy does not rise; a set
-// that has not settled after 20 n + 100 steps is an error. The moment balance about n is left to
-// the support (the loads of a sphere's symmetric mesh are nearly coaxial; the solution reports the
-// offset of the contact force's line from the centroid's).
+// force balance along y (c its multiplier). Both methods below start from the feasible forces
+// `start` (f >= 0, sum f n_y = F) with the nodes they load in contact: the previous body force's
+// solution scaled to this one, so that each point only changes the set by what its larger contact
+// takes. Each set costs a dense Cholesky solve on its nodes (hundreds in a conformal contact).
+//  1. The primal-dual active-set method (Hintermueller, Ito & Kunisch, SIAM J. Optim. 13:865,
+//     2002): solve on the set, drop every node that pulls, add every node that penetrates, until
+//     the set repeats, which is then the solution (the KKT conditions hold). It usually settles
+//     in a few solves; after 30 it gives way to
+//  2. the primal active-set method for convex quadratic programmes (Lawson & Hanson's NNLS with
+//     the balance as an equality, every penetrating node added at once; Nocedal & Wright,
+//     Numerical Optimization, sec. 16.5): every iterate is feasible and the energy does not rise;
+//     a set that has not settled after 20 n + 100 steps is an error.
+// The moment balance about n is left to the support (the loads of a sphere's symmetric mesh are
+// nearly coaxial; the solution reports the offset of the contact force's line from the
+// centroid's).
 struct ContactSolution {
   Eigen::VectorXd force, gap;
   double approach_shift = 0;  // c
   int iterations = 0;
 };
 
+// The equality-constrained minimum over the nodes S in contact: W_SS f_S + c n_y,S = -g_S,
+// sum f_S n_y,S = F; returns (f_S, c). W_SS is a compliance, symmetric positive definite: by its
+// Cholesky factor, y = W_SS^-1 (-g_S) and z = W_SS^-1 n_y,S, then c from the balance and
+// f_S = y - c z.
+Eigen::VectorXd solve_on_set(const Eigen::MatrixXd& W, const Eigen::VectorXd& g,
+                             const Eigen::VectorXd& lift, const std::vector<int>& S, double force) {
+  const int k = int(S.size());
+  Eigen::MatrixXd W_SS(k, k);
+  Eigen::VectorXd minus_g(k), lift_S(k);
+  for (int a = 0; a < k; ++a) {
+    for (int c = 0; c < k; ++c) W_SS(a, c) = W(S[a], S[c]);
+    minus_g[a] = -g[S[a]];
+    lift_S[a] = lift[S[a]];
+  }
+  const Eigen::LLT<Eigen::MatrixXd> cholesky(W_SS);
+  if (cholesky.info() != Eigen::Success)
+    throw std::runtime_error(
+        "quasi-static contact law: the compliance of the contact nodes is not positive definite");
+  const Eigen::VectorXd y = cholesky.solve(minus_g), z = cholesky.solve(lift_S);
+  Eigen::VectorXd x(k + 1);
+  x[k] = (lift_S.dot(y) - force) / lift_S.dot(z);
+  x.head(k) = y - x[k] * z;
+  return x;
+}
+
+std::vector<int> set_of(const std::vector<char>& in_contact) {
+  std::vector<int> S;
+  for (int i = 0; i < int(in_contact.size()); ++i)
+    if (in_contact[i]) S.push_back(i);
+  return S;
+}
+
 ContactSolution solve_contact(const Eigen::MatrixXd& W, const Eigen::VectorXd& g,
-                              const Eigen::VectorXd& lift, int first, double force,
-                              double gap_tolerance) {
+                              const Eigen::VectorXd& lift, const Eigen::VectorXd& start,
+                              double force, double gap_tolerance) {
   const int n = int(g.size());
-  Eigen::VectorXd f = Eigen::VectorXd::Zero(n);
-  f[first] = force / lift[first];  // feasible: all of it on the node at P
   std::vector<char> free(n, 0);
-  free[first] = 1;
+  for (int i = 0; i < n; ++i) free[i] = start[i] > 0;
   ContactSolution s;
-  for (int iteration = 1; iteration <= 20 * n + 100; ++iteration) {
-    // The equality-constrained minimum over the free nodes: W_SS f_S + c n_y,S = -g_S,
-    // sum f_S n_y,S = F.
-    std::vector<int> S;
-    for (int i = 0; i < n; ++i)
-      if (free[i]) S.push_back(i);
+  // 1. Primal-dual active set.
+  for (int iteration = 1; iteration <= 30; ++iteration) {
+    const std::vector<int> S = set_of(free);
+    const Eigen::VectorXd x = solve_on_set(W, g, lift, S, force);
     const int k = int(S.size());
-    Eigen::MatrixXd kkt = Eigen::MatrixXd::Zero(k + 1, k + 1);
-    Eigen::VectorXd rhs(k + 1);
-    for (int a = 0; a < k; ++a) {
-      for (int c = 0; c < k; ++c) kkt(a, c) = W(S[a], S[c]);
-      kkt(a, k) = kkt(k, a) = lift[S[a]];
-      rhs[a] = -g[S[a]];
-    }
-    rhs[k] = force;
-    const Eigen::VectorXd x = kkt.partialPivLu().solve(rhs);
     s.iterations = iteration;
-    // A free node would pull: move towards x as far as every force stays >= 0, release the node
-    // that reaches 0 first, and solve again.
+    Eigen::VectorXd f = Eigen::VectorXd::Zero(n);
+    for (int a = 0; a < k; ++a) f[S[a]] = x[a];
+    const Eigen::VectorXd gap = g + W * f + x[k] * lift;
+    bool changed = false;
+    for (int a = 0; a < k; ++a)
+      if (x[a] <= 0) free[S[a]] = 0, changed = true;
+    for (int i = 0; i < n; ++i)
+      if (!free[i] && f[i] == 0 && gap[i] < -gap_tolerance) free[i] = 1, changed = true;
+    if (!changed) {
+      s.force = f;
+      s.gap = gap;
+      s.approach_shift = x[k];
+      return s;
+    }
+  }
+  // 2. Primal active set from the feasible start.
+  Eigen::VectorXd f = start;
+  for (int i = 0; i < n; ++i) free[i] = f[i] > 0;
+  for (int iteration = s.iterations + 1; iteration <= 20 * n + 100; ++iteration) {
+    const std::vector<int> S = set_of(free);
+    const Eigen::VectorXd x = solve_on_set(W, g, lift, S, force);
+    const int k = int(S.size());
+    s.iterations = iteration;
+    // A node in contact would pull: move towards x as far as every force stays >= 0, release the
+    // node that reaches 0 first, and solve again.
     double step = 1;
     int blocking = -1;
     for (int a = 0; a < k; ++a)
@@ -229,13 +301,11 @@ ContactSolution solve_contact(const Eigen::MatrixXd& W, const Eigen::VectorXd& g
     s.approach_shift = x[k];
     s.force = f;
     s.gap = g + W * f + x[k] * lift;
-    // Optimal when no held node would penetrate; else free the deepest one.
-    int deepest = -1;
+    // Optimal when no held node would penetrate; else add every one that would.
+    bool penetrating = false;
     for (int i = 0; i < n; ++i)
-      if (!free[i] && s.gap[i] < -gap_tolerance && (deepest < 0 || s.gap[i] < s.gap[deepest]))
-        deepest = i;
-    if (deepest < 0) return s;
-    free[deepest] = 1;
+      if (!free[i] && s.gap[i] < -gap_tolerance) free[i] = 1, penetrating = true;
+    if (!penetrating) return s;
   }
   throw std::runtime_error("quasi-static contact law: the active set did not settle");
 }
@@ -244,7 +314,8 @@ ContactSolution solve_contact(const Eigen::MatrixXd& W, const Eigen::VectorXd& g
 // normals n_i (the target's, fem/targets/target.h) under a unit force along n_j at j,
 // mean_unit(j) the mass-weighted mean displacement along y it gives; w and mean_body the same for
 // the body force of unit deceleration along y (b = 1: -m_i on every node's y dof). One
-// back-substitution each; the stop flag is read before each.
+// back-substitution each, 32 loads per solve of the factor; the stop flag is read before each
+// block.
 struct Influence {
   Eigen::MatrixXd W;
   Eigen::VectorXd w, mean_unit;
@@ -256,38 +327,45 @@ Influence influence_solves(StaticBody& body, const std::vector<Node>& nodes,
                            const std::vector<Eigen::Vector3d>& normals, double mass,
                            const StaticLawOptions& options) {
   const int n = int(candidates.size());
-  const auto along_normal = [&](const Vector<double>& x, int i) {
+  const auto along_normal = [&](const Eigen::MatrixXd& x, Eigen::Index column, int i) {
     const Node& node = nodes[candidates[i]];
-    return normals[i][0] * x(node.dof[0]) + normals[i][1] * x(node.dof[1]) +
-           normals[i][2] * x(node.dof[2]);
+    return normals[i][0] * x(Eigen::Index(node.dof[0]), column) +
+           normals[i][1] * x(Eigen::Index(node.dof[1]), column) +
+           normals[i][2] * x(Eigen::Index(node.dof[2]), column);
   };
-  const auto mean_normal = [&](const Vector<double>& x) {
+  const auto mean_normal = [&](const Eigen::MatrixXd& x, Eigen::Index column) {
     double sum = 0;
-    for (const Node& node : nodes) sum += node.mass * x(node.dof[1]);
+    for (const Node& node : nodes) sum += node.mass * x(Eigen::Index(node.dof[1]), column);
     return sum / mass;
   };
   Influence in;
   in.W.resize(n, n);
   in.w.resize(n);
   in.mean_unit.resize(n);
-  Vector<double> rhs(body.dofs()), x(body.dofs());
-  for (int j = 0; j < n; ++j) {
+  const Eigen::Index dofs = Eigen::Index(body.dofs());
+  constexpr int block = 32;  // loads per solve
+  for (int first = 0; first < n; first += block) {
     if (options.stop && options.stop->load())
       throw QuasiStaticInterrupted("quasi-static contact law interrupted after " +
-                                   std::to_string(j) + " of " + std::to_string(n + 1) +
+                                   std::to_string(first) + " of " + std::to_string(n + 1) +
                                    " influence solves");
-    if (options.progress) options.progress(j, n + 1);
-    rhs = 0;
-    for (unsigned int d = 0; d < 3; ++d) rhs(nodes[candidates[j]].dof[d]) = normals[j][d];
-    body.solve(rhs, x);
-    for (int i = 0; i < n; ++i) in.W(i, j) = along_normal(x, i);
-    in.mean_unit[j] = mean_normal(x);
+    if (options.progress) options.progress(first, n + 1);
+    const int count = std::min(block, n - first);
+    Eigen::MatrixXd x = Eigen::MatrixXd::Zero(dofs, count);
+    for (int c = 0; c < count; ++c)
+      for (unsigned int d = 0; d < 3; ++d)
+        x(Eigen::Index(nodes[candidates[first + c]].dof[d]), c) = normals[first + c][d];
+    body.solve(x);
+    for (int c = 0; c < count; ++c) {
+      for (int i = 0; i < n; ++i) in.W(i, first + c) = along_normal(x, c, i);
+      in.mean_unit[first + c] = mean_normal(x, c);
+    }
   }
-  rhs = 0;
-  for (const Node& node : nodes) rhs(node.dof[1]) = -node.mass;
-  body.solve(rhs, x);
-  for (int i = 0; i < n; ++i) in.w[i] = along_normal(x, i);
-  in.mean_body = mean_normal(x);
+  Eigen::MatrixXd x = Eigen::MatrixXd::Zero(dofs, 1);
+  for (const Node& node : nodes) x(Eigen::Index(node.dof[1]), 0) = -node.mass;
+  body.solve(x);
+  for (int i = 0; i < n; ++i) in.w[i] = along_normal(x, 0, i);
+  in.mean_body = mean_normal(x, 0);
   if (options.progress) options.progress(n + 1, n + 1);
   return in;
 }
@@ -402,14 +480,21 @@ StaticLaw static_contact_law(const cases::Case& c, const StaticLawOptions& optio
   const double outer = 0.9 * law.candidate_radius;
 
   Timer solving;
+  // The first body force starts with all of it on the node at P; each next one from the previous
+  // solution scaled to it.
+  Eigen::VectorXd start = Eigen::VectorXd::Zero(n);
+  start[first] = options.force_fractions.front() * peak / lift[first];
+  double start_force = options.force_fractions.front() * peak;
   for (const double fraction : options.force_fractions) {
     const double force = fraction * peak;
     const double b = force / mass;
     // A held node enters the contact when it would penetrate by more than 1e-9 of Hertz's
     // approach (round-off level).
     const double hertz_approach = std::cbrt(9 * force * force / (16 * E_star * E_star * R));
-    const ContactSolution s =
-        solve_contact(W, gap + b * w, lift, first, force, 1e-9 * hertz_approach);
+    const ContactSolution s = solve_contact(W, gap + b * w, lift, (force / start_force) * start,
+                                            force, 1e-9 * hertz_approach);
+    start = s.force;
+    start_force = force;
     StaticLawPoint point;
     point.force = force;
     // The centroid's approach: minus the mean of (supported solution + rigid approach c).

@@ -16,17 +16,18 @@
 // contact region's mass) taken out, and its mesh, elements and contact nodes kept.
 //
 // Method. K is assembled (same FE space, geometry and quadrature as the explicit operator) and
-// factorised once (UMFPACK) with the six rigid modes held by a statically determinate support: the
-// node farthest from the plane fixed, the node at P held laterally, one more node held in b. The
-// loads below are in equilibrium, so that support carries nothing and the solution is the free
-// body's up to a rigid motion. One solve per candidate node gives the influence (compliance)
-// matrix W of the candidates' normal displacements, one more the body force's. For each body
-// force the contact problem is then a small one: the nodal forces f >= 0 and the rigid approach c
-// with W f + b w + y + c >= 0, complementarity and the force balance with the body force, the
-// minimum of the complementary energy solved by a primal active-set method (Lawson & Hanson's
-// NNLS with the balance as an equality). The moment about n is left to the support; the law
-// reports the offset of the contact force's line from the centroid's.
-// Serial (one process).
+// factorised once (CHOLMOD's supernodal Cholesky) with the six rigid modes held by a statically
+// determinate support: the node farthest from the plane fixed, the node at P held laterally, one
+// more node held in b. The loads below are in equilibrium, so that support carries nothing and the
+// solution is the free body's up to a rigid motion. One solve per candidate node gives the
+// influence (compliance) matrix W of the candidates' normal displacements, one more the body
+// force's. For each body force the contact problem is then a small one: the nodal forces f >= 0 and
+// the rigid approach c with W f + b w + y + c >= 0, complementarity and the force balance with the
+// body force, the minimum of the complementary energy solved by the primal-dual active-set method
+// (Hintermueller, Ito & Kunisch 2002), each body force from the previous one's contact, with a
+// primal active-set method (Lawson & Hanson's NNLS with the balance as an equality) behind it. The
+// moment about n is left to the support; the law reports the offset of the contact force's line
+// from the centroid's. Serial (one process; the influence solves use the BLAS's threads).
 #pragma once
 
 #include <atomic>

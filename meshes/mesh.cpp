@@ -396,9 +396,13 @@ Mesh build_mesh(const cases::Case& c, const MeshOptions& options, MPI_Comm commu
   const Placement& p = mesh.placement;
   const double a = mesh.options.contact_radius;
   // The refined zone and the snap must stay on the touching cap.
-  if (a > cases::mesh_contact_radius_limit(p.radius, p.axis_angle))
-    throw std::invalid_argument("the contact zone (3 a_max = " + std::to_string(3.0 * a) +
-                                " m) reaches the edge of the touching cap");
+  const double limit = mesh.options.contact_radius_limit > 0
+                           ? mesh.options.contact_radius_limit
+                           : cases::mesh_contact_radius_limit(p.radius, p.axis_angle);
+  if (a > limit)
+    throw std::invalid_argument("the contact zone (radius " + std::to_string(a) +
+                                " m) exceeds the largest the body's mesh takes, " +
+                                std::to_string(limit) + " m");
   mesh.triangulation = make_triangulation(communicator);
   Triangulation& tria = *mesh.triangulation;
   make_coarse_mesh(p, tria);

@@ -77,6 +77,9 @@ struct MeshOptions {
                                                        // before the contact refinement
   int extra_levels = 0;       // uniform refinements of the finished mesh (--level K)
   double contact_radius = 0;  // a_max (Hertz; THEORY §3), m
+  // The largest contact_radius build_mesh takes, m (0: cases::mesh_contact_radius_limit of the
+  // body, the plane's Hertz zone; a target may allow more, as the socket's conformal zone does).
+  double contact_radius_limit = 0;
   // cells within a_max of P: diameter <= a_max / resolution (fem.contact_resolution)
   double contact_resolution = cases::FemOptions{}.contact_resolution;
   double grading = 1.0;  // further out: diameter <= h_c + grading * (distance - a_max)

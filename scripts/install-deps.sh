@@ -7,6 +7,9 @@ packages=(
   # FFTW: the half-space model's convolutions (halfspace/influence.h)
   libfftw3-dev
   libdeal.ii-dev openmpi-bin
+  # An optimised BLAS for CHOLMOD's supernodal solves (the FEM's quasi-static law,
+  # fem/quasi_static.h; docs/PERFORMANCE.md measures it against the reference BLAS).
+  libopenblas0-pthread
   libeigen3-dev libvtk9-dev nlohmann-json3-dev
   libgtest-dev googletest libbenchmark-dev
   python3 python3-numpy python3-matplotlib

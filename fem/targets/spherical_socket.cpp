@@ -13,6 +13,7 @@ double SphericalSocket::contact_radius(const cases::Case& c, double force) const
 meshes::MeshOptions SphericalSocket::mesh_options(const cases::Case& c, int extra_levels) const {
   meshes::MeshOptions o = meshes::mesh_options(c, extra_levels);
   o.contact_radius = contact_radius(c, cases::derive(c).hertz.peak_force);
+  o.contact_radius_limit = cases::socket_fem_contact_radius_limit(c);
   return o;
 }
 

@@ -305,14 +305,15 @@ TEST(Reliability, InterruptedRefineStopsInsideItsLumpedReference) {
   EXPECT_EQ(read_json(out / "manifest-refine.json")["status"], "interrupted");
 }
 
-// SIGTERM during `rebound fem --quasi-static`'s influence solves (the small Hertz mesh, p = 1:
-// about 6 s of solves): it ends at the next solve, writes no law and no summary, and its manifest
+// SIGTERM during `rebound fem --quasi-static`'s influence solves (the Hertz mesh with 6 cells per
+// contact radius, p = 1: about 10-20 s of solves, the factorisation's time again before them): it
+// ends at the next solve, writes no law and no summary, and its manifest
 // says "interrupted"; exit 130. The progress line is the marker that the solves have begun.
 TEST(Reliability, InterruptedQuasiStaticLawWritesOnlyItsManifest) {
   const fs::path dir = scratch_directory("rebound-reliability", "quasi-static");
   const fs::path c =
       variant(dir, "qs", "hertz-steel-sphere",
-              {{"fem", {{"degree", 1}, {"refinement", 2}, {"contact_resolution", 2}}}});
+              {{"fem", {{"degree", 1}, {"refinement", 2}, {"contact_resolution", 6}}}});
   const fs::path out = dir / "out";
   const auto run = signal_after("fem " + c.string() + " --quasi-static -o " + out.string(),
                                 dir / "qs.log", "quasi-static: influence solve", "TERM");
