@@ -1,8 +1,8 @@
 // The normal laws with a material constant of their own (docs/THEORY.md §7): Thornton's
 // elastic-perfectly-plastic sphere (Thornton 1997, J. Appl. Mech. 64:383) and the viscoelastic
 // sphere of Brilliantov, Spahn, Hertzsch & Poeschel (1996, Phys. Rev. E 53:5382). Their
-// restitution against the published closed forms, written out here: in the 1-DOF normal impact
-// and in Lai's model head-on and oblique.
+// restitution against the published closed forms, written out here: in the 1-DOF normal impact,
+// in Lai's model head-on and oblique, and from a case in SI units.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -10,8 +10,11 @@
 #include <cstdio>
 #include <vector>
 
+#include "cases/case.h"
+#include "cases/derived.h"
 #include "lumped/lai.h"
 #include "lumped/normal_laws.h"
+#include "lumped/solve.h"
 
 using namespace rebound::lumped;
 
@@ -270,5 +273,42 @@ TEST(ViscoelasticLaw, InLaisModel) {
     const double loss = -0.5 * (incident_velocity(alpha) + f.separation_velocity).dot(f.impulse);
     EXPECT_NEAR(f.history.back().dissipation, loss, 1e-8);
     EXPECT_GT(loss, 0);
+  }
+}
+
+// From a case in SI units (lumped::solve converts Y and A into Lai's units): the shipped steel
+// sphere, its friction set to 0 (its tangential speed kept), restitutes Thornton's closed form at
+// its V / V_y, with V_y = 1.56 sqrt(p_y^5 / (E*^4 rho)) for a sphere on a plane (the constant is
+// sqrt(pi^4 / 40) = 1.5605); the shipped viscoelastic sphere, frictionless too, the Pade
+// approximant at its v* = beta^{1/2} v_n^{1/10}. As shipped (with friction) both solve.
+TEST(PlasticAndViscoelasticCases, SolveFromSiUnits) {
+  {
+    rebound::cases::Case c =
+        rebound::cases::load_case(REBOUND_SOURCE_DIR "/cases/sphere-thornton-steel.json");
+    ASSERT_EQ(c.lumped.normal_law, "thornton");
+    EXPECT_NO_THROW(solve(c, rebound::cases::derive(c)));
+    c.contact.friction = 0;
+    const rebound::cases::Derived d = rebound::cases::derive(c);
+    const double p_y = 1.6 * *c.material.yield_stress, E = d.contact_modulus;
+    const double V_y = std::sqrt(std::pow(M_PI, 4) / 40 * std::pow(p_y, 5) /
+                                 (std::pow(E, 4) * c.material.density));
+    const double V = c.impact.normal_speed;
+    ASSERT_GT(V / V_y, 2);
+    const Outcome o = solve(c, d);
+    EXPECT_NEAR(*o.achieved_restitution, thornton_closed_form(V_y / V), 1e-6)
+        << "V / V_y = " << V / V_y;
+  }
+  {
+    rebound::cases::Case c =
+        rebound::cases::load_case(REBOUND_SOURCE_DIR "/cases/sphere-viscoelastic.json");
+    ASSERT_EQ(c.lumped.normal_law, "viscoelastic");
+    EXPECT_NO_THROW(solve(c, rebound::cases::derive(c)));
+    c.contact.friction = 0;
+    const rebound::cases::Derived d = rebound::cases::derive(c);
+    const double m = d.body.mass, rho = 4.0 / 3.0 * d.contact_modulus * std::sqrt(d.hertz.radius);
+    const double beta = 1.5 * *c.lumped.dissipative_constant * std::pow(rho / m, 0.4);
+    const double v_star = std::sqrt(beta) * std::pow(c.impact.normal_speed, 0.1);
+    const Outcome o = solve(c, d);
+    EXPECT_NEAR(*o.achieved_restitution, pade_3_6(v_star), 1e-3) << "v* = " << v_star;
   }
 }
