@@ -15,6 +15,7 @@
 #include "lumped/lai.h"
 #include "lumped/normal_laws.h"
 #include "lumped/solve.h"
+#include "lumped/summary.h"
 
 using namespace rebound::lumped;
 
@@ -297,6 +298,11 @@ TEST(PlasticAndViscoelasticCases, SolveFromSiUnits) {
     const Outcome o = solve(c, d);
     EXPECT_NEAR(*o.achieved_restitution, thornton_closed_form(V_y / V), 1e-6)
         << "V / V_y = " << V / V_y;
+    // The summary states V_y and the normal impact's e (for the case as shipped, with friction).
+    const nlohmann::json j = summary_json(c, d, o);
+    EXPECT_NEAR(j.at("yield_velocity").get<double>(), V_y, 1e-12 * V_y);
+    EXPECT_NEAR(j.at("normal_impact_restitution").get<double>(), thornton_closed_form(V_y / V),
+                1e-8);
   }
   {
     rebound::cases::Case c =
@@ -310,5 +316,8 @@ TEST(PlasticAndViscoelasticCases, SolveFromSiUnits) {
     const double v_star = std::sqrt(beta) * std::pow(c.impact.normal_speed, 0.1);
     const Outcome o = solve(c, d);
     EXPECT_NEAR(*o.achieved_restitution, pade_3_6(v_star), 1e-3) << "v* = " << v_star;
+    const nlohmann::json j = summary_json(c, d, o);
+    EXPECT_NEAR(j.at("viscoelastic_v_star").get<double>(), v_star, 1e-12);
+    EXPECT_NEAR(j.at("normal_impact_restitution").get<double>(), *o.achieved_restitution, 1e-7);
   }
 }
