@@ -186,7 +186,8 @@ struct LaiEvents {
   const LaiModel& model;
   bool compressing, friction;
   static constexpr int size() { return 4; }
-  // Separation, end of compression and stick -> slip upward; slip -> stick downward.
+  // Separation, end of compression, the law's release and stick -> slip upward; slip -> stick
+  // downward.
   static constexpr int direction(int i) { return i == kFrictionSwitch && !kStick ? -1 : 1; }
   template <class State>
   double value(int i, double, const State& y) const {

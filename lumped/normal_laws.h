@@ -58,7 +58,8 @@ struct NormalSpring {
   double modulus = 0;
   int polynomial_index = 2;
   // (m N)_nn, the normal impact's compliance x'' = -normal_compliance F: only wang_gao's exact
-  // calibration depends on it (the Hertz-type laws scale it out).
+  // calibration and the e of thornton and viscoelastic depend on it (the Hertz-type damping laws
+  // scale it out); Lai's model applies N itself.
   double normal_compliance = 1.0;
   bool damped = false;  // wang_gao with a prescribed restitution (eq. 29); the other laws ignore it
   // thornton: x_y = delta_y / eta, the compression at which Hertz's peak pressure 2 E* a / (pi R)
@@ -82,9 +83,12 @@ struct NormalSpring {
   // pull is cut at zero, as its authors do).
   double force(double compression, double compression_rate) const;
   // Elastic (stored) part of the force on the loading branch: (4/3) x^{3/2} for every law of the
-  // plane, K(x) x for liu and wang_gao.
+  // plane, K(x) x for liu and wang_gao; thornton's force on its current branch (loading, or
+  // unloading after start_unloading).
   double elastic_force(double compression) const;
-  // Its integral from 0: the stored energy over m v^2 ((8/15) x^{5/2} for the plane's laws).
+  // Its integral from 0: the stored energy over m v^2 ((8/15) x^{5/2} for the plane's laws);
+  // thornton's is what unloading returns, (8/15) sqrt(R_p/R) (x - x_f)^{5/2}, with R_p and x_f
+  // of an unloading from this x while still loading.
   double elastic_energy(double compression) const;
   // The law dissipates: every law but hertz, liu, an undamped wang_gao and a viscoelastic law with
   // A = 0 (thornton always counts: it dissipates once it yields).

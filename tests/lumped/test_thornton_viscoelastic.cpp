@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <string>
 #include <vector>
 
 #include "cases/case.h"
@@ -277,45 +278,67 @@ TEST(ViscoelasticLaw, InLaisModel) {
   }
 }
 
-// From a case in SI units (lumped::solve converts Y and A into Lai's units): the shipped steel
-// sphere, its friction set to 0 (its tangential speed kept), restitutes Thornton's closed form at
-// its V / V_y, with V_y = 1.56 sqrt(p_y^5 / (E*^4 rho)) for a sphere on a plane (the constant is
-// sqrt(pi^4 / 40) = 1.5605); the shipped viscoelastic sphere, frictionless too, the Pade
-// approximant at its v* = beta^{1/2} v_n^{1/10}. As shipped (with friction) both solve.
-TEST(PlasticAndViscoelasticCases, SolveFromSiUnits) {
-  {
-    rebound::cases::Case c =
-        rebound::cases::load_case(REBOUND_SOURCE_DIR "/cases/sphere-thornton-steel.json");
+// From a case in SI units (lumped::solve converts Y and A into Lai's units), on the rigid plane
+// and on an elastic half-space of the same material (E* = E / (2 (1 - nu^2)), the pair's): the
+// shipped steel sphere, its friction set to 0 (its tangential speed kept), restitutes Thornton's
+// closed form at its V / V_y, with V_y = 1.56 sqrt(p_y^5 / (E*^4 rho)) for a sphere on a plane
+// (the constant is sqrt(pi^4 / 40) = 1.5605); the shipped viscoelastic sphere, frictionless too,
+// the Pade approximant at its v* = beta^{1/2} v_n^{1/10}. The summary states V_y or v* and the
+// normal impact's e. As shipped (with friction) both solve.
+namespace {
+using rebound::cases::Case;
+using rebound::cases::Derived;
+// E* of the case's contact, and the sphere's mass, written out here.
+double contact_modulus_of(const Case& c) {
+  const double body = (1 - std::pow(c.material.poisson_ratio, 2)) / c.material.young_modulus;
+  return 1 / (c.target.rigid()
+                  ? body
+                  : body + (1 - std::pow(c.target.poisson_ratio, 2)) / c.target.young_modulus);
+}
+double sphere_mass(const Case& c) {
+  return 4.0 / 3.0 * M_PI * std::pow(c.body.radius, 3) * c.material.density;
+}
+std::vector<Case> on_both_targets(const char* file) {
+  Case plane = rebound::cases::load_case(std::string(REBOUND_SOURCE_DIR "/cases/") + file);
+  EXPECT_NO_THROW(solve(plane, rebound::cases::derive(plane)));  // as shipped
+  plane.contact.friction = 0;
+  Case halfspace = plane;
+  halfspace.target.type = rebound::cases::TargetType::elastic_halfspace;
+  halfspace.target.young_modulus = plane.material.young_modulus;
+  halfspace.target.poisson_ratio = plane.material.poisson_ratio;
+  return {plane, halfspace};
+}
+}  // namespace
+
+TEST(PlasticAndViscoelasticCases, ThorntonFromSiUnits) {
+  for (const Case& c : on_both_targets("sphere-thornton-steel.json")) {
     ASSERT_EQ(c.lumped.normal_law, "thornton");
-    EXPECT_NO_THROW(solve(c, rebound::cases::derive(c)));
-    c.contact.friction = 0;
-    const rebound::cases::Derived d = rebound::cases::derive(c);
-    const double p_y = 1.6 * *c.material.yield_stress, E = d.contact_modulus;
+    const Derived d = rebound::cases::derive(c);
+    const double p_y = 1.6 * *c.material.yield_stress, E = contact_modulus_of(c);
     const double V_y = std::sqrt(std::pow(M_PI, 4) / 40 * std::pow(p_y, 5) /
                                  (std::pow(E, 4) * c.material.density));
     const double V = c.impact.normal_speed;
     ASSERT_GT(V / V_y, 2);
     const Outcome o = solve(c, d);
     EXPECT_NEAR(*o.achieved_restitution, thornton_closed_form(V_y / V), 1e-6)
-        << "V / V_y = " << V / V_y;
-    // The summary states V_y and the normal impact's e (for the case as shipped, with friction).
+        << "V / V_y = " << V / V_y << " on " << to_string(c.target.type);
     const nlohmann::json j = summary_json(c, d, o);
     EXPECT_NEAR(j.at("yield_velocity").get<double>(), V_y, 1e-12 * V_y);
     EXPECT_NEAR(j.at("normal_impact_restitution").get<double>(), thornton_closed_form(V_y / V),
                 1e-8);
   }
-  {
-    rebound::cases::Case c =
-        rebound::cases::load_case(REBOUND_SOURCE_DIR "/cases/sphere-viscoelastic.json");
+}
+
+TEST(PlasticAndViscoelasticCases, ViscoelasticFromSiUnits) {
+  for (const Case& c : on_both_targets("sphere-viscoelastic.json")) {
     ASSERT_EQ(c.lumped.normal_law, "viscoelastic");
-    EXPECT_NO_THROW(solve(c, rebound::cases::derive(c)));
-    c.contact.friction = 0;
-    const rebound::cases::Derived d = rebound::cases::derive(c);
-    const double m = d.body.mass, rho = 4.0 / 3.0 * d.contact_modulus * std::sqrt(d.hertz.radius);
-    const double beta = 1.5 * *c.lumped.dissipative_constant * std::pow(rho / m, 0.4);
+    const Derived d = rebound::cases::derive(c);
+    const double rho = 4.0 / 3.0 * contact_modulus_of(c) * std::sqrt(c.body.radius);
+    const double beta = 1.5 * *c.lumped.dissipative_constant * std::pow(rho / sphere_mass(c), 0.4);
     const double v_star = std::sqrt(beta) * std::pow(c.impact.normal_speed, 0.1);
     const Outcome o = solve(c, d);
-    EXPECT_NEAR(*o.achieved_restitution, pade_3_6(v_star), 1e-3) << "v* = " << v_star;
+    EXPECT_NEAR(*o.achieved_restitution, pade_3_6(v_star), 1e-3)
+        << "v* = " << v_star << " on " << to_string(c.target.type);
     const nlohmann::json j = summary_json(c, d, o);
     EXPECT_NEAR(j.at("viscoelastic_v_star").get<double>(), v_star, 1e-12);
     EXPECT_NEAR(j.at("normal_impact_restitution").get<double>(), *o.achieved_restitution, 1e-7);
