@@ -928,6 +928,7 @@ void read_document(const json& document, Problems& problems, Case& result) {
   const bool body_ok = read_body(top, problems, result.body, spelling);
 
   bool nu_ok = false;
+  bool yield_stress_given = false;  // (a bad value is reported as such, not as missing)
   const bool material_ok = problems.step([&] {
     if (!top.has("material"))
       top.stop("material",
@@ -952,6 +953,7 @@ void read_document(const json& document, Problems& problems, Case& result) {
       spelling.inputs.push_back({"material.density", m.density, 3e3});
     });
     problems.step([&] {
+      yield_stress_given = material.has("yield_stress");
       m.yield_stress = material.optional_number("yield_stress");
       if (m.yield_stress)
         material.require("yield_stress", *m.yield_stress, *m.yield_stress > 0,
@@ -1042,7 +1044,7 @@ void read_document(const json& document, Problems& problems, Case& result) {
     problems.step([&] { check_socket(result, body_ok, spelling, problems); });
   if (target_ok && top.has("lumped")) problems.step([&] { check_target_law(result, problems); });
   // A law that needs material.yield_stress (thornton).
-  if (material_ok && top.has("lumped") && !result.material.yield_stress) {
+  if (material_ok && top.has("lumped") && !yield_stress_given) {
     const NormalLawEntry& law = normal_law_entry(result.lumped.normal_law);
     if (law.constant != nullptr && std::string(law.constant) == "material.yield_stress")
       problems.add("material.yield_stress", "is missing; lumped.normal_law \"" +

@@ -332,6 +332,10 @@ TEST(Parser, ThorntonAndViscoelasticConstants) {
   thornton["lumped"] = {{"model", "lai"}, {"normal_law", "thornton"}};
   expect_rejected(thornton, "material.yield_stress",
                   "normal_law \"thornton\" needs the yield stress");
+  thornton["material"]["yield_stress"] = "355 MPa";  // a bad value, not a missing one
+  const CaseError typed = rejection(thornton);
+  EXPECT_EQ(typed.problems().size(), 1u) << typed.what();
+  EXPECT_EQ(std::string(typed.what()).find("is missing"), std::string::npos) << typed.what();
   thornton["material"]["yield_stress"] = 3.55e8;
   const Case t = parse_case(thornton, "ok.json");
   EXPECT_EQ(t.lumped.normal_law, "thornton");
