@@ -34,7 +34,8 @@ struct Material {
   double poisson_ratio = 0;
   double density = 0;  // kg/m^3
   // Pa, optional: when given, a Hertz peak pressure beyond the onset of yield (1.6 Y) is warned
-  // about (cases/warnings.h); no model is plastic.
+  // about (cases/warnings.h); required by lumped.normal_law "thornton", whose limiting contact
+  // pressure is p_y = 1.6 Y (Thornton 1997), the only plastic law.
   std::optional<double> yield_stress = std::nullopt;
 };
 
@@ -114,6 +115,9 @@ struct LumpedOptions {
   // normal_law "liu" and "wang-gao" (a spherical socket): Steuermann's polynomial index n
   // (Wang & Gao 2023, eqs. 7-11; n = 2 is closest to their FEM)
   int polynomial_index = 2;
+  // normal_law "viscoelastic": Brilliantov et al.'s dissipative constant A >= 0, s (F = (4/3) E*
+  // sqrt(R) [delta^{3/2} + (3/2) A delta^{1/2} delta']); required by that law, refused by others
+  std::optional<double> dissipative_constant;
   std::optional<double> impulse_ratio;  // Brach's tangential/normal impulse ratio
   double relative_tolerance = 1e-8;     // integrator rtol
   double euler_step = 1e-2;             // non-dimensional step of the uncoupled-euler mode

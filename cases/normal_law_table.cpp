@@ -18,7 +18,14 @@ const std::vector<NormalLawEntry>& normal_law_table() {
       {"michalczyk", true, false, R::required},
       // The socket's conformal laws (Wang & Gao 2023, eqs. 11-12 and 29).
       {"liu", false, true, R::none, false, true},
-      {"wang-gao", false, true, R::optional, false, true}};
+      {"wang-gao", false, true, R::optional, false, true},
+      // Thornton 1997: elastic-perfectly-plastic, Hertz up to the limiting pressure 1.6 Y.
+      {"thornton", true, false, R::refused, false, false, "material.yield_stress",
+       "the yield stress Y > 0 Pa (Thornton's limiting contact pressure is p_y = 1.6 Y)"},
+      // Brilliantov, Spahn, Hertzsch & Poeschel 1996: viscoelastic Hertz.
+      {"viscoelastic", true, false, R::refused, false, false, "lumped.dissipative_constant",
+       "the dissipative constant A >= 0 s of F = (4/3) E* sqrt(R) [delta^{3/2} + (3/2) A "
+       "delta^{1/2} delta']"}};
   return laws;
 }
 
@@ -49,8 +56,14 @@ std::string normal_laws_on(const Target& target, const char* separator) {
 bool dissipative_normal_law(const LumpedOptions& lumped) {
   const NormalLawEntry& law = normal_law_entry(lumped.normal_law);
   return law.restitution == LawRestitution::required ||
+         law.restitution == LawRestitution::refused ||
          (law.restitution == LawRestitution::optional &&
           (lumped.restitution.has_value() || lumped.restitution_table.has_value()));
+}
+
+bool calibrated_normal_law(const LumpedOptions& lumped) {
+  return dissipative_normal_law(lumped) &&
+         normal_law_entry(lumped.normal_law).restitution != LawRestitution::refused;
 }
 
 }  // namespace rebound::cases

@@ -562,11 +562,11 @@ RestitutionTable read_restitution_table(const ObjectReader& lumped, Problems& pr
 }
 
 void read_lumped(const ObjectReader& top, Problems& problems, LumpedOptions& o) {
-  const ObjectReader lumped(
-      top.at("lumped"), "lumped", problems,
-      {"model", "normal_law", "lambda", "theta", "theta_deg", "restitution",
-       "restitution_calibration", "polynomial_index", "seed", "impulse_ratio", "relative_tolerance",
-       "euler_step", "frames", "springs", "cells", "time_steps", "dundurs_coupling"});
+  const ObjectReader lumped(top.at("lumped"), "lumped", problems,
+                            {"model", "normal_law", "lambda", "theta", "theta_deg", "restitution",
+                             "restitution_calibration", "polynomial_index", "dissipative_constant",
+                             "seed", "impulse_ratio", "relative_tolerance", "euler_step", "frames",
+                             "springs", "cells", "time_steps", "dundurs_coupling"});
   const bool model_ok = problems.step(
       [&] { o.model = lumped.choice("model", lumped_model_names(), std::string("lai")); });
   const bool law_ok = problems.step([&] {
@@ -608,6 +608,13 @@ void read_lumped(const ObjectReader& top, Problems& problems, LumpedOptions& o) 
     o.restitution_calibration =
         lumped.choice("restitution_calibration", {"exact", "published"}, std::string("exact"));
   });
+  const bool constant_ok = problems.step([&] {
+    o.dissipative_constant = lumped.optional_number("dissipative_constant");
+    if (o.dissipative_constant)
+      lumped.require("dissipative_constant", *o.dissipative_constant,
+                     *o.dissipative_constant >= 0 && std::isfinite(*o.dissipative_constant),
+                     "a dissipative constant A >= 0 s (normal_law \"viscoelastic\")");
+  });
   problems.step([&] {
     o.impulse_ratio = lumped.optional_number("impulse_ratio");
     if (o.impulse_ratio)
@@ -648,13 +655,33 @@ void read_lumped(const ObjectReader& top, Problems& problems, LumpedOptions& o) 
                  "is Steuermann's polynomial index of normal_law \"liu\" or \"wang-gao\" (a "
                  "spherical socket), but the normal_law is \"" +
                      o.normal_law + "\"");
+  // The laws' own constants (thornton's material.yield_stress is checked with the material).
+  const bool takes_constant =
+      law.constant != nullptr && std::string(law.constant) == "lumped.dissipative_constant";
+  if (constant_ok && lumped.has("dissipative_constant") && !takes_constant)
+    problems.add("lumped.dissipative_constant",
+                 "is the dissipative constant A of normal_law \"viscoelastic\", but the "
+                 "normal_law is \"" +
+                     o.normal_law + "\"");
+  if (takes_constant && !lumped.has("dissipative_constant"))
+    problems.add("lumped.dissipative_constant",
+                 "is missing; normal_law \"" + o.normal_law + "\" needs " + law.constant_meaning);
+  if (law.restitution == LawRestitution::refused && restitution_ok &&
+      (o.restitution || o.restitution_table))
+    problems.add("lumped.restitution",
+                 "is given, but normal_law \"" + o.normal_law +
+                     "\" takes no prescribed restitution: its dissipation follows from " +
+                     law.constant +
+                     " and the impact (the restitution is a result); expected no "
+                     "lumped.restitution, or a normal_law that takes one (hunt-crossley, "
+                     "lankarani-nikravesh, flores, michalczyk)");
   problems.step([&] {
     const LumpedModel& model = lumped_model(o.model);
     if (model.normal_contact == NormalContact::elastic_body && o.normal_law != "hertz")
       lumped.stop("lumped.normal_law", "is \"" + o.normal_law + "\" but model \"" + o.model +
                                            "\" has the elastic (Hertz) contact of the body; "
                                            "expected \"hertz\"");
-    const bool dissipative = dissipative_normal_law(o);
+    const bool calibrated = calibrated_normal_law(o);
     const bool rigid = model.normal_contact == NormalContact::rigid_body_law;
     if (o.normal_law != "hertz" && rigid)
       lumped.stop("lumped.normal_law", "is \"" + o.normal_law + "\" but model \"" + o.model +
@@ -667,7 +694,7 @@ void read_lumped(const ObjectReader& top, Problems& problems, LumpedOptions& o) 
                                             o.normal_law +
                                             "\" needs a prescribed coefficient in (0, 1]");
     // restitution_calibration: how a dissipative law of Lai's model takes its damping from e.
-    if (lumped.has("restitution_calibration") && (!model.calibrates_restitution || !dissipative)) {
+    if (lumped.has("restitution_calibration") && (!model.calibrates_restitution || !calibrated)) {
       std::string calibrating;  // the models that calibrate, quoted
       for (const LumpedModel& m : lumped_models())
         if (m.calibrates_restitution)
@@ -680,7 +707,10 @@ void read_lumped(const ObjectReader& top, Problems& problems, LumpedOptions& o) 
               "\"" +
               o.model + "\" with normal_law \"" + o.normal_law +
               (law.restitution == LawRestitution::optional ? "\" without lumped.restitution"
-                                                           : "\""));
+               : law.restitution == LawRestitution::refused
+                   ? "\", which takes no restitution to calibrate (its dissipation follows from " +
+                         std::string(law.constant) + ")"
+                   : "\""));
     }
     if (lumped.has("seed") && restitution_ok &&
         !(o.restitution_table && o.restitution_table->random()))
@@ -693,7 +723,7 @@ void read_lumped(const ObjectReader& top, Problems& problems, LumpedOptions& o) 
               "lumped.seed");
     // A dissipative law's damping grows without bound as R -> 0 (the scalar's (0, 1] and the
     // viscous laws' exact calibration limit below): every node's mean must reach it.
-    if (o.restitution_table && dissipative) {
+    if (o.restitution_table && calibrated) {
       const bool exact = law.viscous && calibration_ok && o.restitution_calibration == "exact";
       const std::string least = exact ? ">= " + short_number(kMinimumCalibratedRestitution) : "> 0";
       const auto& mean = o.restitution_table->mean;
@@ -898,6 +928,7 @@ void read_document(const json& document, Problems& problems, Case& result) {
   const bool body_ok = read_body(top, problems, result.body, spelling);
 
   bool nu_ok = false;
+  bool yield_stress_given = false;  // (a bad value is reported as such, not as missing)
   const bool material_ok = problems.step([&] {
     if (!top.has("material"))
       top.stop("material",
@@ -922,10 +953,12 @@ void read_document(const json& document, Problems& problems, Case& result) {
       spelling.inputs.push_back({"material.density", m.density, 3e3});
     });
     problems.step([&] {
+      yield_stress_given = material.has("yield_stress");
       m.yield_stress = material.optional_number("yield_stress");
       if (m.yield_stress)
         material.require("yield_stress", *m.yield_stress, *m.yield_stress > 0,
-                         "a yield stress Y > 0 Pa (optional: only for the yield warning)");
+                         "a yield stress Y > 0 Pa (optional: for the yield warning and "
+                         "normal_law \"thornton\")");
     });
   });
 
@@ -1010,6 +1043,14 @@ void read_document(const json& document, Problems& problems, Case& result) {
   if (target_ok && result.target.socket())
     problems.step([&] { check_socket(result, body_ok, spelling, problems); });
   if (target_ok && top.has("lumped")) problems.step([&] { check_target_law(result, problems); });
+  // A law that needs material.yield_stress (thornton).
+  if (material_ok && top.has("lumped") && !yield_stress_given) {
+    const NormalLawEntry& law = normal_law_entry(result.lumped.normal_law);
+    if (law.constant != nullptr && std::string(law.constant) == "material.yield_stress")
+      problems.add("material.yield_stress", "is missing; lumped.normal_law \"" +
+                                                result.lumped.normal_law + "\" needs " +
+                                                law.constant_meaning);
+  }
 
   if (problems.empty()) problems.step([&] { check_derived(result, spelling, problems); });
 }

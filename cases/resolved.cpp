@@ -52,11 +52,12 @@ nlohmann::json resolved_json(const Case& c) {
     if (!table->sigma.empty()) lumped["restitution"]["std"] = table->sigma;
     if (table->random()) lumped["seed"] = o.seed;
   }
-  // Accepted only for a dissipative normal law of Lai's model.
-  if (lumped_model(o.model).calibrates_restitution && dissipative_normal_law(o))
+  // Accepted only for a dissipative normal law of Lai's model that takes a restitution.
+  if (lumped_model(o.model).calibrates_restitution && calibrated_normal_law(o))
     lumped["restitution_calibration"] = o.restitution_calibration;
   if (normal_law_entry(o.normal_law).polynomial_index)
     lumped["polynomial_index"] = o.polynomial_index;
+  if (o.dissipative_constant) lumped["dissipative_constant"] = *o.dissipative_constant;
   if (o.impulse_ratio) lumped["impulse_ratio"] = *o.impulse_ratio;
   // Keys of one model only (the parser rejects them for another model).
   if (is_option_of("springs", o.model)) lumped["springs"] = o.springs;

@@ -185,7 +185,8 @@ std::string case_template(Shape shape, const std::string& name) {
   material.add("young_modulus", format_shortest(e.young_modulus), "Pa, E > 0")
       .add("poisson_ratio", format_shortest(e.poisson_ratio), "nu, in (-1, 0.5)")
       .off("yield_stress", format_shortest(e.yield_stress),
-           "Pa, optional: warns when Hertz's peak pressure passes the onset of yield, 1.6 Y")
+           "Pa, optional: warns when Hertz's peak pressure passes the onset of yield, 1.6 Y; "
+           "required by normal_law \"thornton\" (its limiting contact pressure p_y = 1.6 Y)")
       .add("density", format_shortest(e.density), "kg/m^3, > 0");
 
   Object impact;
@@ -209,16 +210,21 @@ std::string case_template(Shape shape, const std::string& name) {
            "lai | uncoupled | uncoupled-euler | mdr | halfspace | newton | poisson | stronge | "
            "smith | brach")
       .add("normal_law", quoted(lumped.normal_law),
-           "hertz | hunt-crossley | lankarani-nikravesh | flores | michalczyk (a plane); "
+           "hertz | hunt-crossley | lankarani-nikravesh | flores | michalczyk | thornton (with "
+           "material.yield_stress) | viscoelastic (with \"dissipative_constant\") (a plane); "
            "liu | wang-gao (a spherical socket, with \"polynomial_index\", default 2)")
       .off("lambda", "0.5", "overrides the geometry's lambda, in [0, 1)")
       .off("theta_deg", "0",
            "overrides the geometry's theta for the lumped model, degrees (or \"theta\", rad)")
       .off("restitution", "0.8",
            "in (0, 1]; needed by newton, poisson, stronge, smith, brach and the dissipative "
-           "normal laws; or a table in the energy-flux density Phi (J/m^3), {\"flux_density\": "
+           "normal laws but thornton and viscoelastic (which refuse it); or a table in the "
+           "energy-flux density Phi (J/m^3), {\"flux_density\": "
            "[...], \"mean\": [...], \"std\": [...]} (std optional: R random, cut to [0, 1])")
       .off("seed", "0", "a restitution table with std: the seed of its draws")
+      .off("dissipative_constant", "1e-06",
+           "s, >= 0: normal_law \"viscoelastic\" only, and required by it: A of F = (4/3) E* "
+           "sqrt(R) [delta^{3/2} + (3/2) A delta^{1/2} delta']")
       .off("restitution_calibration", quoted(lumped.restitution_calibration),
            "lai with a dissipative normal_law: exact (damping calibrated so that a "
            "frictionless normal impact achieves e; e >= 0.001 for the viscous laws) | "

@@ -47,6 +47,10 @@ class LaiModel {
         spring_(normal_spring(c)),
         hertz_(spring_.law == NormalLaw::hertz),
         socket_law_(spring_.law == NormalLaw::liu || spring_.law == NormalLaw::wang_gao),
+        // The laws whose release (NormalSpring::release) is located as an event: thornton's
+        // x = x_f (the force ~ (x - x_f)^{3/2} is not smooth there) and viscoelastic's cut.
+        watches_release_(spring_.law == NormalLaw::thornton ||
+                         spring_.law == NormalLaw::viscoelastic),
         tangential_stiffness_(4.0 / (3.0 * kappa_)),
         coupling_(1.0 / (3.0 * kappa_)) {}
 
@@ -104,6 +108,13 @@ class LaiModel {
   double compression_end(const State& y) const {  // delta_n' = 0
     return v0_.y() + N_(1, 0) * y[kGammaT] + N_(1, 1) * y[kGammaN];
   }
+  // The normal law's release (thornton's x = x_f, viscoelastic's cut), upward through 0; once
+  // located the law's force is 0 (NormalSpring::released) and the slot is not watched again.
+  template <class State>
+  double release(const State& y) const {
+    if (spring_.released || !spring_.releases()) return -1.0;
+    return -spring_.release(y[kSigma] * y[kSigma], -velocity(y).y());
+  }
   template <class State>
   double cone_reached(const State& y) const {  // |eps| reaches C (-delta_n)
     return std::abs(y[kEpsilon]) - stick_limit_ * (y[kSigma] * y[kSigma]);
@@ -119,9 +130,10 @@ class LaiModel {
     const double sigma = y[kSigma];
     if (!(sigma > 0)) return 0;
     const double eps = extension(y), sigma2 = sigma * sigma;
-    // The socket's laws store their own K(x) x; the plane's laws Hertz's (8/15) x^{5/2}.
+    // The socket's laws store their own K(x) x, thornton what its unloading branch returns; the
+    // plane's other laws Hertz's (8/15) x^{5/2}.
     const double normal =
-        socket_law_ ? spring_.elastic_energy(sigma2) : 8.0 / 15.0 * sigma2 * sigma2 * sigma;
+        hertz_ ? 8.0 / 15.0 * sigma2 * sigma2 * sigma : spring_.elastic_energy(sigma2);
     return normal + 2.0 / (3.0 * kappa_) * eps * eps * sigma;
   }
   template <class State>
@@ -158,7 +170,7 @@ class LaiModel {
   Eigen::Matrix2d N_;
   Eigen::Vector2d v0_;
   NormalSpring spring_;
-  bool hertz_, socket_law_;
+  bool hertz_, socket_law_, watches_release_;
   double tangential_stiffness_, coupling_;  // 4 / (3 kappa), 1 / (3 kappa)
   Mode mode_ = Mode::stick;
   double slip_sign_ = 1;
@@ -168,18 +180,20 @@ class LaiModel {
 // The switching surfaces watched on one segment in stick (kStick) or slip, as an event set of
 // the integrator. Fixed slots, so that the integrator's loop over them unrolls; a slot not
 // watched stays at -1 and never fires.
-enum : int { kSeparation = 0, kCompressionEnd, kFrictionSwitch };
+enum : int { kSeparation = 0, kCompressionEnd, kFrictionSwitch, kRelease };
 template <bool kStick>
 struct LaiEvents {
   const LaiModel& model;
   bool compressing, friction;
-  static constexpr int size() { return 3; }
-  // Separation, end of compression and stick -> slip upward; slip -> stick downward.
+  static constexpr int size() { return 4; }
+  // Separation, end of compression, the law's release and stick -> slip upward; slip -> stick
+  // downward.
   static constexpr int direction(int i) { return i == kFrictionSwitch && !kStick ? -1 : 1; }
   template <class State>
   double value(int i, double, const State& y) const {
     if (i == kSeparation) return model.separation(y);
     if (i == kCompressionEnd) return compressing ? model.compression_end(y) : -1.0;
+    if (i == kRelease) return compressing || !model.watches_release_ ? -1.0 : model.release(y);
     if (!friction) return -1.0;
     return kStick ? model.cone_reached(y) : model.slip_reversal(y);
   }
@@ -301,8 +315,14 @@ Outcome solve(const Configuration& configuration, const LaiOptions& options) {
     if (result.event == kSeparation) y[kSigma] = 0;  // on the surface (the root is to round-off)
     record(y[kTau], y);
     if (result.event == kSeparation) break;
+    if (result.event == kRelease) {
+      model.spring_.released = true;  // the normal law's force is 0 from here on
+      continue;
+    }
     if (result.event == kCompressionEnd) {
       compressing = false;
+      // thornton: the unloading branch from this x_max (the law's memory of this impact).
+      model.spring_.start_unloading(y[kSigma] * y[kSigma]);
       outcome.compression_normal_impulse = y[kGammaN];
       outcome.normal_work_compression = y[kWork];
       continue;
@@ -324,10 +344,12 @@ Outcome solve(const Configuration& configuration, const LaiOptions& options) {
 
   finish_contact(outcome, tau, {y[kGammaT], y[kGammaN]}, model.velocity(y), model.v0_, y[kWork]);
   if (model.spring_.dissipative()) {
-    outcome.prescribed_restitution = model.spring_.restitution;
     outcome.achieved_restitution = outcome.separation_velocity.y() / std::cos(alpha);
-    outcome.restitution_calibration = to_string(model.spring_.calibration);
-    outcome.normal_law_damping = model.spring_.damping;
+    if (model.spring_.calibrated()) {  // (thornton and viscoelastic take no restitution)
+      outcome.prescribed_restitution = model.spring_.restitution;
+      outcome.restitution_calibration = to_string(model.spring_.calibration);
+      outcome.normal_law_damping = model.spring_.damping;
+    }
   }
   const auto& integrator_statistics = integrator.statistics();
   statistics.steps = integrator_statistics.steps;

@@ -23,9 +23,11 @@ NormalLaw parse_normal_law(const std::string& name) {
   if (name == "michalczyk") return NormalLaw::michalczyk;
   if (name == "liu") return NormalLaw::liu;
   if (name == "wang-gao") return NormalLaw::wang_gao;
+  if (name == "thornton") return NormalLaw::thornton;
+  if (name == "viscoelastic") return NormalLaw::viscoelastic;
   throw std::invalid_argument("unknown normal law '" + name +
                               "' (accepted: hertz, hunt-crossley, lankarani-nikravesh, flores, "
-                              "michalczyk, liu, wang-gao)");
+                              "michalczyk, liu, wang-gao, thornton, viscoelastic)");
 }
 
 const char* to_string(NormalLaw law) {
@@ -44,6 +46,10 @@ const char* to_string(NormalLaw law) {
       return "liu";
     case NormalLaw::wang_gao:
       return "wang-gao";
+    case NormalLaw::thornton:
+      return "thornton";
+    case NormalLaw::viscoelastic:
+      return "viscoelastic";
   }
   return "?";
 }
@@ -72,11 +78,76 @@ cases::SocketLaw socket_law_of(NormalLaw law) {
   return law == NormalLaw::liu ? cases::SocketLaw::liu : cases::SocketLaw::wang_gao;
 }
 
+bool viscous(NormalLaw law) {
+  return law == NormalLaw::hunt_crossley || law == NormalLaw::lankarani_nikravesh ||
+         law == NormalLaw::flores;
+}
+
+// Thornton's elastic force on the current branch (no rate dependence).
+double thornton_force(const NormalSpring& s, double x) {
+  if (s.released || !(x > 0)) return 0.0;
+  if (!s.unloading || x > s.max_compression)  // (a reload past x_max continues the loading curve)
+    return thornton_loading_force(x, s.yield_compression);
+  const double y = x - s.residual_compression;
+  return y > 0 ? 4.0 / 3.0 * s.unloading_stiffness * y * std::sqrt(y) : 0.0;
+}
+
 }  // namespace
+
+double thornton_loading_force(double x, double xy) {
+  if (!(x > 0)) return 0.0;
+  // Hertz up to x_y, where the peak pressure 2 E* a / (pi R) (a = sqrt(R delta)) is p_y; then the
+  // plastic annulus at pressure p_y adds pi p_y d(a^2) = pi p_y R d(delta): F = F_y + pi p_y R
+  // (delta - delta_y). With delta_y = (pi p_y / (2 E*))^2 R, pi p_y R = 2 E* sqrt(R delta_y) is
+  // Hertz's slope at delta_y (the force is C^1), i.e. 2 sqrt(x_y) in Lai's units.
+  if (x <= xy) return hertz_force(x);
+  return hertz_force(xy) + 2.0 * std::sqrt(xy) * (x - xy);
+}
+
+ThorntonUnloading thornton_unloading(double x_max, double xy) {
+  if (!(x_max > xy)) return {hertz_force(x_max), 1.0, 0.0};  // never yielded: Hertz
+  // Thornton 1997: unloading is Hertzian on the radius R_p that fits the contact radius a_p at
+  // F_max, R_p = 4 E* a_p^3 / (3 F_max), with pi p_y a_p^2 = F_max + F_y / 2 (the pressure p_y
+  // on the annulus, Hertz's 3 F_y / 2 within a_y: pi p_y a_y^2 = 3 F_y / 2). Over R, with
+  // F_y = (4/3) E* a_y^3 / R: R_p / R = (F_y / F_max) (a_p / a_y)^3, (a_p / a_y)^2 = (2 F_max +
+  // F_y) / (3 F_y). Hertz on R_p then returns to F = 0 at x_f = x_max - (3 F_max / (4
+  // sqrt(R_p / R)))^{2/3}.
+  const double fy = hertz_force(xy), fmax = thornton_loading_force(x_max, xy);
+  const double radius_ratio = fy / fmax * std::pow((2.0 * fmax + fy) / (3.0 * fy), 1.5);
+  const double stiffness = std::sqrt(radius_ratio);
+  const double span = std::cbrt(std::pow(3.0 * fmax / (4.0 * stiffness), 2.0));
+  return {fmax, stiffness, x_max - span};
+}
+
+void NormalSpring::start_unloading(double compression) {
+  if (law != NormalLaw::thornton) return;
+  const ThorntonUnloading u = thornton_unloading(compression, yield_compression);
+  unloading = true;
+  max_compression = compression;
+  max_force = u.max_force;
+  unloading_stiffness = u.stiffness;
+  residual_compression = std::max(0.0, u.residual);
+}
+
+bool NormalSpring::releases() const {
+  if (viscous(law)) return damping > 0;
+  if (law == NormalLaw::viscoelastic) return dissipative_constant > 0;
+  if (law == NormalLaw::thornton) return unloading && residual_compression > 0;
+  return false;
+}
+
+double NormalSpring::release(double compression, double compression_rate) const {
+  if (viscous(law)) return 1.0 + damping * compression_rate / initial_compression_rate;
+  if (law == NormalLaw::viscoelastic)
+    return compression + 1.5 * dissipative_constant * compression_rate;
+  if (law == NormalLaw::thornton) return compression - residual_compression;
+  return 1.0;
+}
 
 double NormalSpring::elastic_force(double compression) const {
   if (socket_law(law))
     return cases::socket_force(socket_law_of(law), modulus, socket, polynomial_index, compression);
+  if (law == NormalLaw::thornton) return thornton_force(*this, compression);
   return hertz_force(compression);
 }
 
@@ -84,16 +155,29 @@ double NormalSpring::elastic_energy(double compression) const {
   if (socket_law(law))
     return cases::socket_elastic_energy(socket_law_of(law), modulus, socket, polynomial_index,
                                         compression);
+  if (law == NormalLaw::thornton && compression > 0) {
+    // What unloading would return: (8/15) sqrt(R_p/R) (x - x_f)^{5/2} = (2/5) F_max (x - x_f)
+    // on the unloading branch; on loading, that of an unloading started at this x.
+    if (released) return 0.0;
+    ThorntonUnloading u{max_force, unloading_stiffness, residual_compression};
+    if (!unloading || compression > max_compression) {
+      u = thornton_unloading(compression, yield_compression);
+      u.residual = std::max(0.0, u.residual);
+    }
+    const double y = compression - u.residual;
+    return y > 0 ? 8.0 / 15.0 * u.stiffness * y * y * std::sqrt(y) : 0.0;
+  }
   return compression > 0 ? 8.0 / 15.0 * compression * compression * std::sqrt(compression) : 0.0;
 }
 
 bool NormalSpring::dissipative() const {
+  if (law == NormalLaw::viscoelastic) return dissipative_constant > 0;
   return !(law == NormalLaw::hertz || law == NormalLaw::liu ||
            (law == NormalLaw::wang_gao && !damped));
 }
 
 double NormalSpring::elastic_force(double compression, double compression_rate) const {
-  if (socket_law(law)) return elastic_force(compression);
+  if (socket_law(law) || law == NormalLaw::thornton) return elastic_force(compression);
   const double f = hertz_force(compression);
   if (law == NormalLaw::michalczyk) {
     // Michalczyk 2008, eq. 2.17: the factor {1 - (1 - R^2)/2 [1 - sgn(xdot)]} is the whole force.
@@ -104,7 +188,7 @@ double NormalSpring::elastic_force(double compression, double compression_rate) 
 }
 
 double NormalSpring::force(double compression, double compression_rate) const {
-  if (!(compression > 0)) return 0.0;
+  if (!(compression > 0) || released) return 0.0;
   const double f = hertz_force(compression);
   switch (law) {
     case NormalLaw::hertz:
@@ -123,16 +207,18 @@ double NormalSpring::force(double compression, double compression_rate) const {
       return std::max(
           0.0, elastic_force(compression) +
                    (damped ? damping * f * compression_rate / initial_compression_rate : 0.0));
+    case NormalLaw::thornton:
+      return thornton_force(*this, compression);
+    case NormalLaw::viscoelastic:
+      // Brilliantov et al. 1996: F = (4/3) E* sqrt(R) [delta^{3/2} + (3/2) A delta^{1/2}
+      // delta'], (4/3) x^{1/2} [x + (3/2) A x'] in Lai's units; cut at zero (no adhesion).
+      return std::max(0.0, 4.0 / 3.0 * std::sqrt(compression) *
+                               (compression + 1.5 * dissipative_constant * compression_rate));
   }
   return f;
 }
 
 namespace {
-
-bool viscous(NormalLaw law) {
-  return law == NormalLaw::hunt_crossley || law == NormalLaw::lankarani_nikravesh ||
-         law == NormalLaw::flores;
-}
 
 std::string number(double value) {
   return cases::format_number(value);
@@ -245,7 +331,19 @@ double cached_viscous_damping(double e) {
 
 }  // namespace
 
+namespace {
+void refuse_own_constant_law(NormalLaw law) {
+  if (law == NormalLaw::thornton || law == NormalLaw::viscoelastic)
+    throw std::invalid_argument(
+        std::string("normal law ") + to_string(law) + " takes no restitution: its dissipation " +
+        (law == NormalLaw::thornton ? "follows from the yield stress (thornton_spring)"
+                                    : "follows from the dissipative constant A "
+                                      "(viscoelastic_spring)"));
+}
+}  // namespace
+
 double published_damping(NormalLaw law, double restitution, int polynomial_index) {
+  refuse_own_constant_law(law);
   if (law == NormalLaw::hertz || law == NormalLaw::liu)
     throw std::invalid_argument(std::string("normal law ") + to_string(law) +
                                 " is elastic: it has no damping");
@@ -270,6 +368,8 @@ double published_damping(NormalLaw law, double restitution, int polynomial_index
     }
     case NormalLaw::hertz:
     case NormalLaw::liu:
+    case NormalLaw::thornton:
+    case NormalLaw::viscoelastic:
       break;
   }
   return 0;
@@ -280,6 +380,7 @@ double minimum_calibrated_restitution(NormalLaw law) {
 }
 
 double calibrated_damping(NormalLaw law, double restitution) {
+  refuse_own_constant_law(law);
   if (law == NormalLaw::hertz || law == NormalLaw::liu || law == NormalLaw::wang_gao)
     throw std::invalid_argument(std::string("normal law ") + to_string(law) +
                                 (law == NormalLaw::wang_gao
@@ -308,6 +409,7 @@ NormalSpring make_normal_spring(NormalLaw law, double restitution, double initia
   if (socket_law(law))
     throw std::invalid_argument(std::string("normal law ") + to_string(law) +
                                 " needs the socket's geometry: lumped::normal_spring");
+  refuse_own_constant_law(law);
   NormalSpring spring;
   spring.law = law;
   spring.initial_compression_rate = initial_compression_rate;
@@ -324,9 +426,56 @@ NormalSpring make_normal_spring(NormalLaw law, double restitution, double initia
   return spring;
 }
 
+namespace {
+void check_rate(double rate) {
+  if (!(rate > 0) || !std::isfinite(rate))
+    throw std::invalid_argument("normal law: the initial compression rate must be positive");
+}
+}  // namespace
+
+NormalSpring thornton_spring(double yield_compression, double initial_compression_rate) {
+  check_rate(initial_compression_rate);
+  if (!(yield_compression > 0) || !std::isfinite(yield_compression))
+    throw std::invalid_argument(
+        "normal law thornton: the yield compression delta_y / eta must be positive and finite "
+        "(material.yield_stress)");
+  NormalSpring spring;
+  spring.law = NormalLaw::thornton;
+  spring.initial_compression_rate = initial_compression_rate;
+  spring.yield_compression = yield_compression;
+  return spring;
+}
+
+NormalSpring viscoelastic_spring(double dissipative_constant, double initial_compression_rate) {
+  check_rate(initial_compression_rate);
+  if (!(dissipative_constant >= 0) || !std::isfinite(dissipative_constant))
+    throw std::invalid_argument(
+        "normal law viscoelastic: the dissipative constant A must be finite and >= 0 "
+        "(lumped.dissipative_constant)");
+  NormalSpring spring;
+  spring.law = NormalLaw::viscoelastic;
+  spring.initial_compression_rate = initial_compression_rate;
+  spring.dissipative_constant = dissipative_constant;
+  return spring;
+}
+
 NormalSpring normal_spring(const Configuration& configuration) {
   const NormalLaw law = parse_normal_law(configuration.normal_law);
   const double rate = std::cos(configuration.incidence_angle);
+  if (law == NormalLaw::thornton) {
+    if (!configuration.yield_compression)
+      throw std::invalid_argument(
+          "normal law thornton needs the yield compression (Configuration::yield_compression, "
+          "from material.yield_stress)");
+    return thornton_spring(*configuration.yield_compression, rate);
+  }
+  if (law == NormalLaw::viscoelastic) {
+    if (!configuration.dissipative_constant)
+      throw std::invalid_argument(
+          "normal law viscoelastic needs the dissipative constant "
+          "(Configuration::dissipative_constant, from lumped.dissipative_constant)");
+    return viscoelastic_spring(*configuration.dissipative_constant, rate);
+  }
   const RestitutionCalibration calibration =
       parse_restitution_calibration(configuration.restitution_calibration);
   if (!socket_law(law))
@@ -364,8 +513,10 @@ NormalSpring normal_spring(const Configuration& configuration) {
   return spring;
 }
 
-NormalImpact simulate_normal_impact(const NormalSpring& spring, double relative_tolerance) {
-  using State = Eigen::Vector2d;  // x (compression), x' (compression rate)
+NormalImpact simulate_normal_impact(const NormalSpring& law_spring, double relative_tolerance) {
+  using State = Eigen::Vector2d;     // x (compression), x' (compression rate)
+  NormalSpring spring = law_spring;  // this impact's memory (thornton's unloading branch)
+  spring.unloading = spring.released = false;
   IntegratorOptions options;
   options.relative_tolerance = relative_tolerance;
   options.absolute_tolerance = relative_tolerance * 1e-3;
@@ -392,11 +543,9 @@ NormalImpact simulate_normal_impact(const NormalSpring& spring, double relative_
   };
   const Event<2> compression_end{[](double, const State& y) { return y[1]; }, -1};
   const Event<2> separation{[](double, const State& y) { return y[0]; }, -1};
-  // 1 + damping x'/x'(-) reaches 0: the force is cut and stays zero (x' constant from then on).
-  const Event<2> cut{[&](double, const State& y) { return 1.0 + spring.damping * y[1] / v0; }, -1};
-  const bool can_cut = spring.law == NormalLaw::hunt_crossley ||
-                       spring.law == NormalLaw::lankarani_nikravesh ||
-                       spring.law == NormalLaw::flores;
+  // The law's release (1 + damping x'/x'(-), x + (3/2) A x' or x - x_f reaches 0): the force is
+  // zero from then on (x' constant).
+  const Event<2> cut{[&](double, const State& y) { return spring.release(y[0], y[1]); }, -1};
   constexpr double kTauLimit = 1e4;
 
   State y(0.0, v0);
@@ -405,8 +554,9 @@ NormalImpact simulate_normal_impact(const NormalSpring& spring, double relative_
   impact.compression_time = first.t;
   impact.max_compression = first.y[0];
   compressing = false;
+  spring.start_unloading(first.y[0]);
   std::vector<Event<2>> events = {separation};
-  if (can_cut && spring.damping > 0) events.push_back(cut);
+  if (spring.releases()) events.push_back(cut);
   auto second = integrator.integrate(rhs, first.t, first.y, kTauLimit, events, observer,
                                      integrator.last_step());
   if (second.event < 0) throw std::runtime_error("normal impact: no separation");

@@ -43,7 +43,13 @@ struct Configuration {
   // unit eta, whose Hertz radius is then R1 R2 / dR (cases/socket.h); empty on a plane. The
   // socket's laws (normal_law liu, wang-gao) and the half-space's exact gap read it.
   std::optional<cases::SocketGeometry> socket;
-  int polynomial_index = 2;             // Steuermann's n of normal_law liu and wang-gao
+  int polynomial_index = 2;  // Steuermann's n of normal_law liu and wang-gao
+  // normal_law thornton: x_y = delta_y / eta, delta_y = (pi p_y / (2 E*))^2 R with the limiting
+  // pressure p_y = 1.6 Y (Thornton 1997; from material.yield_stress).
+  std::optional<double> yield_compression;
+  // normal_law viscoelastic: Brilliantov et al.'s A in Lai's time unit, A v / eta (from
+  // lumped.dissipative_constant, s).
+  std::optional<double> dissipative_constant;
   std::optional<double> impulse_ratio;  // Brach
   double relative_tolerance = 1e-8;     // accurate integrators
   double euler_step = 1e-2;             // the Predicting Rebound thesis's fixed-step Euler

@@ -93,6 +93,48 @@ void add_restitution_calibration(nlohmann::json& j, std::vector<std::string>& no
   }
 }
 
+// The laws with a material constant (thornton, viscoelastic; docs/THEORY.md sec. 7), whose e
+// depends on the impact: the e of this case's frictionless normal impact x'' = -(m N)_nn F,
+// x'(0) = cos alpha (its normal speed and normal mass), and the law's own scale: Thornton's yield
+// velocity V_y of that impact (1/2 m_n V_y^2 = (8/15) E* sqrt(R) delta_y^{5/2}, m_n = 1/N_nn) or
+// the viscoelastic v* = beta^{1/2} v_n^{1/10}, beta = (3/2) A ((4/3) E* sqrt(R) / m_n)^{2/5}.
+void add_material_law(nlohmann::json& j, std::vector<std::string>& notes, const cases::Case& c,
+                      const cases::Derived& d) {
+  const NormalLaw law = parse_normal_law(c.lumped.normal_law);
+  if (law != NormalLaw::thornton && law != NormalLaw::viscoelastic) return;
+  const Configuration k = configuration_of(c, d);
+  NormalSpring spring = normal_spring(k);
+  spring.normal_compliance = 1 - k.lambda * std::cos(2 * k.theta);
+  const double e = achieved_restitution(spring);
+  j["normal_impact_restitution"] = e;
+  const double mass = d.hertz.normal_mass, v_n = c.impact.normal_speed;
+  const double stiffness = d.contact_modulus * std::sqrt(d.hertz.radius);  // E* sqrt(R)
+  char text[600];
+  if (law == NormalLaw::thornton) {
+    const double delta_y = *k.yield_compression * d.length_scale;
+    const double yield_velocity =
+        std::sqrt(16.0 / 15.0 * stiffness * std::pow(delta_y, 2.5) / mass);
+    j["yield_velocity"] = yield_velocity;
+    std::snprintf(text, sizeof text,
+                  "normal_law \"thornton\": the contact yields (p_y = 1.6 Y) above the normal "
+                  "speed V_y = %.6g m/s; at v_n / V_y = %.6g the frictionless normal impact "
+                  "restitutes e_N = %.10g (Thornton 1997's closed form for a sphere%s)",
+                  yield_velocity, v_n / yield_velocity, e,
+                  v_n > yield_velocity ? "" : ": 1 below V_y");
+  } else {
+    const double beta =
+        1.5 * *c.lumped.dissipative_constant * std::pow(4.0 / 3.0 * stiffness / mass, 0.4);
+    const double v_star = std::sqrt(beta) * std::pow(v_n, 0.1);
+    j["viscoelastic_v_star"] = v_star;
+    std::snprintf(text, sizeof text,
+                  "normal_law \"viscoelastic\": v* = beta^{1/2} v_n^{1/10} = %.6g; the "
+                  "frictionless normal impact restitutes e_N = %.10g (Mueller & Poeschel 2011's "
+                  "Pade approximant in v*)",
+                  v_star, e);
+  }
+  notes.push_back(text);
+}
+
 }  // namespace
 
 std::vector<HistoryRow> history_rows(const cases::Case& c, const cases::Derived& d,
@@ -253,6 +295,7 @@ observables::Summary summary(const cases::Case& c, const cases::Derived& d, cons
   std::vector<std::string> notes = o.notes;
   if (o.restitution_calibration && o.normal_law_damping && o.prescribed_restitution)
     add_restitution_calibration(j, notes, c, d, o);
+  add_material_law(j, notes, c, d);
   j["notes"] = notes;
   return summary;
 }

@@ -109,6 +109,8 @@ const std::vector<std::pair<std::string, std::string>>& unit_table() {
       {"normal_law_damping", "1"},
       {"hysteresis_damping_factor", "s/m"},
       {"normal_impact_restitution", "1"},
+      {"yield_velocity", "m/s"},
+      {"viscoelastic_v_star", "1"},
       {"prescribed_restitution", "1"},
       {"achieved_restitution", "1"},
       // FEM: the run's space, step, end and energies.

@@ -352,7 +352,9 @@ PYBIND11_MODULE(_rebound, m) {
   py::class_<cases::Material>(m, "Material", "material section of a case (SI)")
       .def_readonly("young_modulus", &cases::Material::young_modulus)
       .def_readonly("poisson_ratio", &cases::Material::poisson_ratio)
-      .def_readonly("density", &cases::Material::density);
+      .def_readonly("density", &cases::Material::density)
+      .def_readonly("yield_stress", &cases::Material::yield_stress,
+                    "Pa, optional (None); normal_law thornton needs it");
   py::class_<cases::Contact>(m, "Contact", "contact section of a case")
       .def_readonly("friction", &cases::Contact::friction);
   py::class_<cases::Impact>(m, "Impact",
@@ -366,6 +368,8 @@ PYBIND11_MODULE(_rebound, m) {
       .def_readonly("model", &cases::LumpedOptions::model)
       .def_readonly("normal_law", &cases::LumpedOptions::normal_law)
       .def_readonly("polynomial_index", &cases::LumpedOptions::polynomial_index)
+      .def_readonly("dissipative_constant", &cases::LumpedOptions::dissipative_constant,
+                    "s, normal_law viscoelastic's A; None when absent")
       .def_readonly("lambda_override", &cases::LumpedOptions::lambda)
       .def_readonly("theta_override", &cases::LumpedOptions::theta)
       .def_readonly("restitution", &cases::LumpedOptions::restitution,

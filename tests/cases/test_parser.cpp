@@ -323,6 +323,71 @@ TEST(Parser, RestitutionCalibration) {
   expect_rejected(zero, "lumped.restitution", "(0, 1]");
 }
 
+// The laws with a constant of their own: thornton needs material.yield_stress, viscoelastic
+// lumped.dissipative_constant (>= 0); each refuses a prescribed restitution and its calibration,
+// and the constant is refused for another law; both apply to the elastic half-space too and are
+// refused by the models without a normal spring (the MDR bed, the rigid-body laws).
+TEST(Parser, ThorntonAndViscoelasticConstants) {
+  json thornton = valid_case();
+  thornton["lumped"] = {{"model", "lai"}, {"normal_law", "thornton"}};
+  expect_rejected(thornton, "material.yield_stress",
+                  "normal_law \"thornton\" needs the yield stress");
+  thornton["material"]["yield_stress"] = "355 MPa";  // a bad value, not a missing one
+  const CaseError typed = rejection(thornton);
+  EXPECT_EQ(typed.problems().size(), 1u) << typed.what();
+  EXPECT_EQ(std::string(typed.what()).find("is missing"), std::string::npos) << typed.what();
+  thornton["material"]["yield_stress"] = 3.55e8;
+  const Case t = parse_case(thornton, "ok.json");
+  EXPECT_EQ(t.lumped.normal_law, "thornton");
+  EXPECT_EQ(t.material.yield_stress.value_or(0), 3.55e8);
+  json with_e = thornton;
+  with_e["lumped"]["restitution"] = 0.8;
+  expect_rejected(with_e, "lumped.restitution",
+                  "takes no prescribed restitution: its dissipation follows from "
+                  "material.yield_stress");
+  json with_table = thornton;
+  with_table["lumped"]["restitution"] = {{"flux_density", {0, 1}}, {"mean", {0.9, 0.8}}};
+  expect_rejected(with_table, "lumped.restitution", "takes no prescribed restitution");
+  json calibrated = thornton;
+  calibrated["lumped"]["restitution_calibration"] = "exact";
+  expect_rejected(calibrated, "lumped.restitution_calibration",
+                  "which takes no restitution to calibrate");
+  json halfspace = thornton;
+  halfspace["target"] = {{"type", "elastic_halfspace"},
+                         {"material", {{"young_modulus", 2e11}, {"poisson_ratio", 0.3}}}};
+  EXPECT_NO_THROW(parse_case(halfspace, "ok.json"));
+  json mdr = thornton;
+  mdr["lumped"]["model"] = "mdr";
+  expect_rejected(mdr, "lumped.normal_law", "expected \"hertz\"");
+  json newton = thornton;
+  newton["lumped"]["model"] = "newton";
+  expect_rejected(newton, "lumped.normal_law", "rigid-body law");
+
+  json visco = valid_case();
+  visco["lumped"] = {{"model", "lai"}, {"normal_law", "viscoelastic"}};
+  expect_rejected(visco, "lumped.dissipative_constant",
+                  "is missing; normal_law \"viscoelastic\" needs the dissipative constant A");
+  visco["lumped"]["dissipative_constant"] = -1e-6;
+  expect_rejected(visco, "lumped.dissipative_constant", "A >= 0 s");
+  visco["lumped"]["dissipative_constant"] = "1e-6";
+  expect_rejected(visco, "lumped.dissipative_constant", "\"1e-6\"");
+  visco["lumped"]["dissipative_constant"] = 2e-6;
+  EXPECT_EQ(parse_case(visco, "ok.json").lumped.dissipative_constant.value_or(0), 2e-6);
+  visco["lumped"]["dissipative_constant"] = 0.0;  // A = 0: Hertz
+  EXPECT_NO_THROW(parse_case(visco, "ok.json"));
+  json visco_e = visco;
+  visco_e["lumped"]["restitution"] = 0.7;
+  expect_rejected(visco_e, "lumped.restitution",
+                  "its dissipation follows from lumped.dissipative_constant");
+  json other = valid_case();
+  other["lumped"] = {{"model", "lai"},
+                     {"normal_law", "hunt-crossley"},
+                     {"restitution", 0.8},
+                     {"dissipative_constant", 1e-6}};
+  expect_rejected(other, "lumped.dissipative_constant",
+                  "of normal_law \"viscoelastic\", but the normal_law is \"hunt-crossley\"");
+}
+
 // lumped.restitution as a table in Bagrejev's energy-flux density (Michalczyk 2008, sec. 3-4):
 // accepted for the rigid-body laws and the dissipative laws; a bad table is rejected naming the
 // key (and element) and what was expected, nothing sorted or clamped; lumped.seed only with a

@@ -245,6 +245,17 @@ TEST(Socket, LawsAndModelsRefusedOnTheOtherTarget) {
       {"is \"michalczyk\", which does not apply to target.type \"spherical_socket\"",
        "\"hertz\" | \"hunt-crossley\" | \"lankarani-nikravesh\" | \"flores\" | \"liu\" | "
        "\"wang-gao\""});
+  // Thornton's and the viscoelastic law are laws of the plane (and the half-space).
+  json thornton = socket_case(socket_target(0.0505), {{"normal_law", "thornton"}});
+  thornton["material"]["yield_stress"] = 1e9;
+  expect_rejected(thornton, "lumped.normal_law",
+                  {"is \"thornton\", which does not apply to target.type \"spherical_socket\"",
+                   "(it is a law of the plane)", "or target.type \"rigid_plane\""});
+  expect_rejected(socket_case(socket_target(0.0505),
+                              {{"normal_law", "viscoelastic"}, {"dissipative_constant", 1e-6}}),
+                  "lumped.normal_law",
+                  {"is \"viscoelastic\", which does not apply to target.type \"spherical_socket\"",
+                   "or target.type \"rigid_plane\""});
   expect_rejected(socket_case(socket_target(0.0505), {{"model", "mdr"}}), "lumped.model",
                   {"is \"mdr\", which does not apply to target.type \"spherical_socket\""});
   expect_rejected(socket_case(socket_target(0.0505), {{"polynomial_index", 3}}),
