@@ -27,13 +27,14 @@ E/(1 - nu^2) is theirs), the static laws scale with E* and are given in ours.
    largest approach delta_max (from the history) and Newton's e. Writes dynamic.csv, dynamic.md
    (printed) and dynamic_force_0.5mm.png (F(t) at dR = 0.5 mm).
 3. fem_static / fem_dynamic (with --fem DIR): the FE body's static law and the impact on it,
-   read from DIR/socket-wang-gao-<dR>mm/static_law.csv and summary.json as `rebound fem CASE
-   --quasi-static -o DIR/socket-wang-gao-<dR>mm` writes them (studies/fem_quasi_static.h), for
-   the cases this script writes into OUT/cases/. They are added to the static figure and to
+   read from DIR/socket-wang-gao-<dR>mm/fem-quasi-static/static_law.csv and summary.json as
+   `rebound fem CASE --quasi-static -o DIR/socket-wang-gao-<dR>mm` writes them
+   (studies/fem_quasi_static.h; without -o DIR is results), for the cases this script writes
+   into OUT/cases/. They are added to the static figure and to
    fem_static.csv and fem_dynamic.md. Nothing FE is run here.
 
---quick: the 0.5 mm clearance only, coarser (a smoke test). The full run takes about 2 min on one
-core (the half-space model's solves). Exits 1 with the reason when a law or a solve fails, 2 for
+--quick: the 0.5 mm clearance only, coarser (a smoke test, 3 s). The full run takes 13 s on an
+idle core (73 s beside two builds on 2 cores), half of it the half-space model's solves. Exits 1 with the reason when a law or a solve fails, 2 for
 bad arguments or a missing module.
 """
 import argparse
@@ -218,6 +219,12 @@ def halfspace_dynamic_check(rebound, clearance_mm, quick):
             f"e {e0:.6f} -> {e1:.6f}")
 
 
+def fem_folder(fem_dir, clearance_mm):
+    """Where `rebound fem CASE --quasi-static` writes for the study's case of this clearance with
+    -o DIR/<case name> (its default without -o: results/<case name>/fem-quasi-static/)."""
+    return os.path.join(fem_dir, f"socket-wang-gao-{label(clearance_mm)}", "fem-quasi-static")
+
+
 def fem_static(fem_dir, clearances_mm):
     """The FE body's static law per clearance from `rebound fem CASE --quasi-static`'s
     static_law.csv (columns force_N, approach_m, force_over_hertz_at_approach, contact_radius_m,
@@ -227,7 +234,7 @@ def fem_static(fem_dir, clearances_mm):
     if not fem_dir:
         return found
     for clearance_mm in clearances_mm:
-        path = os.path.join(fem_dir, f"socket-wang-gao-{label(clearance_mm)}", "static_law.csv")
+        path = os.path.join(fem_folder(fem_dir, clearance_mm), "static_law.csv")
         if not os.path.exists(path):
             print(f"socket_study.py: no FE law for dR = {clearance_mm} mm ({path})", file=sys.stderr)
             continue
@@ -248,7 +255,7 @@ def fem_dynamic(fem_dir, clearances_mm):
     if not fem_dir:
         return found
     for clearance_mm in clearances_mm:
-        path = os.path.join(fem_dir, f"socket-wang-gao-{label(clearance_mm)}", "summary.json")
+        path = os.path.join(fem_folder(fem_dir, clearance_mm), "summary.json")
         if os.path.exists(path):
             with open(path) as stream:
                 found[clearance_mm] = json.load(stream)
@@ -391,9 +398,10 @@ def figures(results, fem_laws, histories, out):
             t, f = histories[name]
             halfspace = name.startswith("halfspace")
             dashed = name.endswith("published") and not name.startswith("wang-gao")
+            # The half-space curve lies on Hertz's: drawn wide and grey beneath it.
             ax.plot([v * 1e6 for v in t], [v / 1e3 for v in f], ls="--" if dashed else "-",
-                    color="k" if halfspace else f"C{k % 10}", lw=2.5 if halfspace else 1.2,
-                    label=name)
+                    color="0.6" if halfspace else f"C{k % 10}", lw=4 if halfspace else 1.2,
+                    zorder=1 if halfspace else 2, label=name)
         ax.set_xlabel("t (us)")
         ax.set_ylabel("F (kN)")
         ax.set_title(f"dR = 0.5 mm, 1 kg at {SPEED} m/s, c_r = {RESTITUTION} (rigid socket)",
@@ -415,7 +423,7 @@ def main():
     parser.add_argument("--out", default=os.path.join(ROOT, "results", "socket-study"))
     parser.add_argument("--fem", default=None,
                         help="folder of `rebound fem CASE --quasi-static` results, one "
-                             "socket-wang-gao-<dR>mm/ per clearance")
+                             "socket-wang-gao-<dR>mm/fem-quasi-static/ per clearance")
     parser.add_argument("--quick", action="store_true",
                         help="the 0.5 mm clearance only, coarser (smoke test)")
     args = parser.parse_args()
@@ -469,7 +477,7 @@ def main():
                           f"F/F_Hertz from {f['force_over_hertz_at_approach'][0]:.4f} to "
                           f"{f['force_over_hertz_at_approach'][-1]:.4f}")
         for clearance_mm, s in fem_impacts.items():
-            report.append(f"dR = {clearance_mm:g} mm: impact on the FE law: t_c = "
+            report.append(f"dR = {clearance_mm:g} mm: elastic impact on the FE static law: t_c = "
                           f"{s['contact_duration'] * 1e6:.3f} us, F_max = {s['peak_normal_force']:.6g} N, "
                           f"delta_max = {s['max_approach'] * 1e6:.4f} um")
         report.append("")

@@ -53,7 +53,7 @@ class Geometry(unittest.TestCase):
 class QuickRun(unittest.TestCase):
     def test_quick_run_with_fem_folder(self):
         out, fem = temporary_folder(self), temporary_folder(self)
-        folder = os.path.join(fem, "socket-wang-gao-0.5mm")
+        folder = os.path.join(fem, "socket-wang-gao-0.5mm", "fem-quasi-static")
         os.makedirs(folder)
         with open(os.path.join(folder, "static_law.csv"), "w") as stream:  # made-up FE law
             stream.write(FEM_HEADER + "\n")
@@ -80,8 +80,9 @@ class QuickRun(unittest.TestCase):
 
     def test_fem_file_without_its_columns_fails(self):
         out, fem = temporary_folder(self), temporary_folder(self)
-        os.makedirs(os.path.join(fem, "socket-wang-gao-0.5mm"))
-        with open(os.path.join(fem, "socket-wang-gao-0.5mm", "static_law.csv"), "w") as stream:
+        folder = os.path.join(fem, "socket-wang-gao-0.5mm", "fem-quasi-static")
+        os.makedirs(folder)
+        with open(os.path.join(folder, "static_law.csv"), "w") as stream:
             stream.write("force,approach\n1,2\n")
         result = run("--quick", "--out", out, "--fem", fem)
         self.assertEqual(result.returncode, 1)
