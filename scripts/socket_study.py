@@ -33,8 +33,9 @@ E/(1 - nu^2) is theirs), the static laws scale with E* and are given in ours.
    into OUT/cases/. They are added to the static figure and to
    fem_static.csv and fem_dynamic.md. Nothing FE is run here.
 
---quick: the 0.5 mm clearance only, coarser (a smoke test, 3 s). The full run takes 13 s on an
-idle core (73 s beside two builds on 2 cores), half of it the half-space model's solves. Exits 1 with the reason when a law or a solve fails, 2 for
+--quick: the 0.5 mm clearance only, coarser (a smoke test, 3 s). The full run takes 11 s of CPU
+(13 s on an idle core, 17 to 73 s beside other builds on 2 cores), half of it the half-space
+model's solves. Exits 1 with the reason when a law or a solve fails, 2 for
 bad arguments or a missing module.
 """
 import argparse
