@@ -7,7 +7,11 @@
 #include <stdexcept>
 #include <string>
 
+#include "cases/case.h"
 #include "cases/derived.h"
+#include "cases/format.h"
+#include "cases/socket.h"
+#include "lumped/normal_laws.h"
 
 namespace rebound::lumped {
 namespace {
@@ -231,6 +235,53 @@ Outcome solve_halfspace(const Configuration& configuration, const HalfspaceOptio
     }
   }
   throw std::runtime_error("halfspace: the contact keeps growing beyond the grid");
+}
+
+HalfspaceStaticContact halfspace_static_contact(const cases::Case& c, double approach,
+                                                const HalfspaceStaticOptions& options) {
+  check_static_approach(c, approach);
+  if (options.cells < 2)
+    throw std::invalid_argument("halfspace static contact: cells is " +
+                                std::to_string(options.cells) + "; expected >= 2");
+  if (!(options.domain > 0) || !std::isfinite(options.domain))
+    throw std::invalid_argument("halfspace static contact: domain is " +
+                                cases::format_number(options.domain) + "; expected > 0");
+  HalfspaceStaticContact result;
+  result.approach = approach;
+  if (approach == 0) return result;
+  const cases::Derived d = cases::derive(c);
+  const double E = d.contact_modulus, R = d.hertz.radius;
+  // Units: the gap in delta, in-plane lengths in sqrt(R delta), pressures in E* sqrt(delta / R),
+  // forces in E* sqrt(R) delta^{3/2} (Hertz: (4/3) in these units, contact radius 1).
+  const double length = std::sqrt(R * approach);
+  const double pressure = E * std::sqrt(approach / R), force = pressure * length * length;
+  const double spacing = 2.0 / options.cells;
+  int grid = int(std::ceil(options.domain * options.cells));
+  if (grid % 2 == 0) ++grid;
+  halfspace::Contact contact(grid, spacing, d.pair.poisson_ratio, 0.0, 0.0, options.contact);
+  if (c.target.type == cases::TargetType::spherical_socket) {
+    const cases::SocketGeometry socket = cases::scaled(cases::socket_geometry(c), approach);
+    const double unit = std::sqrt(cases::effective_radius(socket));  // sqrt(R delta) in delta
+    contact.set_profile([socket, unit](double r) { return cases::socket_gap(socket, r * unit); });
+  }
+  result.iterations = contact.step(1.0, Eigen::Vector2d::Zero()).normal_iterations;
+  result.grid_cells = grid;
+  result.cell_size = spacing * length;
+  result.grid_half_width = 0.5 * grid * spacing * length;
+  result.edge_pressure = contact.edge_pressure() * pressure;
+  if (result.edge_pressure > 0)
+    throw std::runtime_error(
+        "halfspace static contact: at approach " + cases::format_number(approach) +
+        " m the contact reaches the edge of the grid (" + std::to_string(grid) + " x " +
+        std::to_string(grid) + " cells of " + cases::format_number(result.cell_size) +
+        " m, half-width " + cases::format_number(result.grid_half_width) + " m; pressure " +
+        cases::format_number(result.edge_pressure) +
+        " Pa on its outer ring): the grid is too small, enlarge domain (" +
+        cases::format_number(options.domain) + ")");
+  result.force = contact.normal_force() * force;
+  result.contact_radius = std::sqrt(contact.contact_cells() * spacing * spacing / M_PI) * length;
+  result.max_pressure = contact.fields().pressure.maxCoeff() * pressure;
+  return result;
 }
 
 }  // namespace rebound::lumped

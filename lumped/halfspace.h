@@ -34,6 +34,10 @@
 #include "halfspace/contact.h"
 #include "lumped/outcome.h"
 
+namespace rebound::cases {
+struct Case;
+}
+
 namespace rebound::lumped {
 
 // Defaults from the convergence study (docs/HALFSPACE.md; nu = 0.3, sphere): at Psi1 = 2, mu = 0.1
@@ -70,5 +74,35 @@ struct HalfspaceStatistics {
   double min_dissipation_rate = 0;    // min over steps of the friction work of a step (>= 0)
 };
 HalfspaceStatistics last_halfspace_statistics();
+
+// The model's quasi-static normal contact at a prescribed rigid approach delta, without dynamics:
+// its static F(delta) (rebound.halfspace_static, docs/PYTHON.md; scripts/socket_study.py). The
+// case's body profile (the paraboloid of Hertz's R on a plane, the exact gap of the two spheres,
+// cases::socket_gap, on a socket) pressed by delta into the half-space of the pair's E* and nu*,
+// frictionless (mu = 0: no shear, so Dundurs' beta moves no normal traction and is set to 0),
+// solved by halfspace::Contact (Polonsky-Keer) in units where the gap is in delta and in-plane
+// lengths in sqrt(R delta), Hertz's contact radius at delta (R = R1 R2 / dR on a socket).
+struct HalfspaceStaticOptions {
+  int cells = 40;        // grid cells across Hertz's contact diameter 2 sqrt(R delta) (>= 2)
+  double domain = 1.25;  // grid side over that diameter (> 0; odd cells, one centred at P)
+  halfspace::ContactOptions contact;
+};
+struct HalfspaceStaticContact {
+  double approach = 0;         // delta, m
+  double force = 0;            // normal force, N
+  double contact_radius = 0;   // sqrt(contact area / pi), m (area: the cells with p > 0)
+  double max_pressure = 0;     // Pa
+  double edge_pressure = 0;    // largest p on the grid's outer ring, Pa: 0 (else it throws)
+  int grid_cells = 0;          // M (the grid is M x M)
+  double cell_size = 0;        // m
+  double grid_half_width = 0;  // M h / 2, m
+  int iterations = 0;          // Polonsky-Keer iterations
+};
+// Throws std::invalid_argument for an approach check_static_approach (lumped/normal_laws.h)
+// rejects or bad options, and std::runtime_error when the contact reaches the grid's edge (a
+// non-zero pressure on its outer ring: the grid is too small for this contact, enlarge `domain`).
+// delta = 0 gives the empty contact.
+HalfspaceStaticContact halfspace_static_contact(const cases::Case& c, double approach,
+                                                const HalfspaceStaticOptions& options = {});
 
 }  // namespace rebound::lumped

@@ -9,6 +9,7 @@
 #include <unordered_map>
 
 #include "cases/case.h"
+#include "cases/derived.h"
 #include "cases/format.h"
 #include "lumped/integrator.h"
 #include "lumped/outcome.h"
@@ -574,6 +575,47 @@ NormalImpact simulate_normal_impact(const NormalSpring& law_spring, double relat
 
 double achieved_restitution(const NormalSpring& spring, double relative_tolerance) {
   return simulate_normal_impact(spring, relative_tolerance).restitution;
+}
+
+void check_static_approach(const cases::Case& c, double approach) {
+  const bool socket = c.target.type == cases::TargetType::spherical_socket;
+  const double limit =
+      socket ? 2 * cases::socket_geometry(c).ball_radius : 2 * cases::derive(c).hertz.radius;
+  if (!std::isfinite(approach) || approach < 0)
+    throw std::invalid_argument("approach " + cases::format_number(approach) +
+                                " m: expected a finite approach >= 0");
+  if (!(approach < limit))
+    throw std::invalid_argument(
+        "approach " + cases::format_number(approach) + " m is beyond the body: " +
+        (socket ? "the ball's diameter 2 R2 = " : "the diameter 2 R = ") +
+        cases::format_number(limit) + " m" +
+        (socket ? " (the two spheres no longer overlap; the socket's laws are undefined)" : ""));
+}
+
+std::vector<double> elastic_normal_forces(const cases::Case& c,
+                                          const std::vector<double>& approaches) {
+  const NormalLaw law = parse_normal_law(c.lumped.normal_law);
+  const cases::Derived d = cases::derive(c);
+  const bool socket = c.target.type == cases::TargetType::spherical_socket;
+  std::vector<double> forces;
+  forces.reserve(approaches.size());
+  for (const double approach : approaches) {
+    check_static_approach(c, approach);
+    if (socket) {
+      const cases::SocketLaw of = socket_law(law) ? socket_law_of(law) : cases::SocketLaw::hertz;
+      forces.push_back(cases::socket_force(of, d.contact_modulus, cases::socket_geometry(c),
+                                           c.lumped.polynomial_index, approach));
+    } else {
+      if (socket_law(law))
+        throw std::invalid_argument(std::string("normal law '") + to_string(law) +
+                                    "' is a law of the spherical socket; the case's target is " +
+                                    "a plane");
+      NormalSpring spring;
+      spring.law = law;
+      forces.push_back(d.force_scale * spring.elastic_force(approach / d.length_scale));
+    }
+  }
+  return forces;
 }
 
 }  // namespace rebound::lumped

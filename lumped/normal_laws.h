@@ -8,8 +8,13 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "cases/socket.h"
+
+namespace rebound::cases {
+struct Case;
+}
 
 namespace rebound::lumped {
 
@@ -217,5 +222,22 @@ struct NormalImpact {
   double cut_compression = 0;   // x where the force was released (0 if not)
 };
 NormalImpact simulate_normal_impact(const NormalSpring& spring, double relative_tolerance = 1e-11);
+
+// ---- Static laws in SI (rebound.normal_law, docs/PYTHON.md) ----------------------------------
+
+// Checks a rigid approach delta (m) of a static law of the case: throws std::invalid_argument
+// naming the approach when it is negative or not finite, or beyond the body: delta >= 2 R2 on a
+// socket (the two spheres no longer overlap as Wang & Gao's cos theta assumes, and the exact gap
+// is undefined), delta >= 2 R on a plane (R the body's radius of curvature at P, Hertz's R).
+void check_static_approach(const cases::Case& c, double approach);
+
+// The elastic part of the case's lumped.normal_law (with its lumped.polynomial_index) at each
+// rigid approach, in N: on a socket cases::socket_force of the law (hertz with R_eff for hertz and
+// the Hertz-type dissipative laws, liu, wang-gao); on a plane Hertz's (4/3) E* sqrt(R) delta^{3/2}
+// (the elastic part of every law of the plane), the NormalSpring the lumped solve integrates
+// taken to SI with the case's force and length scales. E* is the pair's (the ball's alone on the
+// rigid socket or plane). Throws as check_static_approach.
+std::vector<double> elastic_normal_forces(const cases::Case& c,
+                                          const std::vector<double>& approaches);
 
 }  // namespace rebound::lumped

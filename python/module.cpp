@@ -22,6 +22,8 @@
 
 #include "cases/case.h"
 #include "cases/derived.h"
+#include "lumped/halfspace.h"
+#include "lumped/normal_laws.h"
 #include "lumped/solve.h"
 #include "lumped/summary.h"
 #include "lumped/sweep.h"
@@ -295,6 +297,71 @@ py::array_t<double> sweep_values(double start, double stop, int count) {
   return to_numpy(values);
 }
 
+// ---- Static laws ------------------------------------------------------------------------------
+
+std::vector<double> approaches_of(
+    const py::array_t<double, py::array::c_style | py::array::forcecast>& given) {
+  if (given.ndim() > 1) throw py::value_error("approaches must be a number or a 1-D array");
+  return std::vector<double>(given.data(), given.data() + given.size());
+}
+
+// F(delta) of the case's lumped.normal_law (its elastic part), N.
+py::array_t<double> normal_law(
+    const py::object& what,
+    const py::array_t<double, py::array::c_style | py::array::forcecast>& given) {
+  const cases::Case c = load_case_object(what);
+  const std::vector<double> approaches = approaches_of(given);
+  std::vector<double> forces;
+  {
+    py::gil_scoped_release release;
+    forces = lumped::elastic_normal_forces(c, approaches);
+  }
+  return to_numpy(forces);
+}
+
+// The half-space model's static contact at each approach: columns named with their units.
+py::dict halfspace_static(
+    const py::object& what,
+    const py::array_t<double, py::array::c_style | py::array::forcecast>& given, int cells,
+    double domain) {
+  const cases::Case c = load_case_object(what);
+  const std::vector<double> approaches = approaches_of(given);
+  lumped::HalfspaceStaticOptions options;
+  options.cells = cells;
+  options.domain = domain;
+  std::vector<lumped::HalfspaceStaticContact> rows =
+      run_interruptibly([&c, &approaches, &options](const std::atomic<bool>* stop) {
+        lumped::HalfspaceStaticOptions o = options;
+        o.contact.stop = stop;
+        std::vector<lumped::HalfspaceStaticContact> out;
+        for (const double approach : approaches) {
+          try {
+            out.push_back(lumped::halfspace_static_contact(c, approach, o));
+          } catch (const halfspace::Contact::Stopped&) {
+            throw lumped::Interrupted(0.0);
+          }
+        }
+        return out;
+      });
+  py::dict out;
+  const auto column = [&rows](auto field) {
+    std::vector<double> values;
+    for (const auto& row : rows) values.push_back(double(row.*field));
+    return to_numpy(values);
+  };
+  using Row = lumped::HalfspaceStaticContact;
+  out["approach_m"] = column(&Row::approach);
+  out["normal_force_N"] = column(&Row::force);
+  out["contact_radius_m"] = column(&Row::contact_radius);
+  out["max_pressure_Pa"] = column(&Row::max_pressure);
+  out["edge_pressure_Pa"] = column(&Row::edge_pressure);
+  out["grid_cells"] = column(&Row::grid_cells);
+  out["cell_size_m"] = column(&Row::cell_size);
+  out["grid_half_width_m"] = column(&Row::grid_half_width);
+  out["iterations"] = column(&Row::iterations);
+  return out;
+}
+
 }  // namespace
 
 PYBIND11_MODULE(_rebound, m) {
@@ -422,6 +489,13 @@ PYBIND11_MODULE(_rebound, m) {
         "A Case from a path, JSON text, a dict or a Case; raises CaseError.");
   m.def("lumped", &solve_lumped, py::arg("case"), py::arg("history") = true,
         "summary.json of `rebound lumped` as a dict, plus 'history': history.csv's columns.");
+  m.def("normal_law", &normal_law, py::arg("case"), py::arg("approaches"),
+        "F(delta), N: the elastic part of the case's lumped.normal_law at each rigid approach "
+        "(m); ValueError for an approach < 0, not finite or beyond the body.");
+  m.def("halfspace_static", &halfspace_static, py::arg("case"), py::arg("approaches"),
+        py::arg("cells") = 40, py::arg("domain") = 1.25,
+        "The half-space model's frictionless static contact at each rigid approach (use "
+        "rebound.halfspace_static); RuntimeError when the contact reaches the grid's edge.");
   m.def(
       "case_with_model",
       [](const py::object& what, const std::string& model) {

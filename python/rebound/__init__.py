@@ -30,6 +30,8 @@ __all__ = [
     "csv_column",
     "load_case",
     "lumped",
+    "normal_law",
+    "halfspace_static",
     "sweep",
     "sweep_values",
     "read_results",
@@ -84,6 +86,42 @@ def lumped(case, history=True):
     as ``rebound lumped`` exits with status 2 and 1.
     """
     return _rebound.lumped(case, bool(history))
+
+
+def normal_law(case, approaches):
+    """F(delta): the elastic part of the case's ``lumped.normal_law`` at each rigid approach.
+
+    ``approaches``: a number or a 1-D array, m. Returns a numpy array of forces, N, from the same
+    C++ laws the lumped solve integrates (``lumped/normal_laws.h``, ``cases/socket.h``): on a
+    spherical socket ``hertz`` (with R_eff = R1 R2 / dR; also the Hertz-type dissipative laws'
+    elastic part), ``liu`` and ``wang-gao`` with ``lumped.polynomial_index``; on a plane Hertz's
+    (4/3) E* sqrt(R) delta^{3/2}. E* is the pair's (the ball's alone on a rigid socket). Change
+    the law with ``case.with_changes({"lumped": {"normal_law": "liu"}})``.
+
+    Raises ValueError for an approach that is negative, not finite or beyond the body (2 R2 on
+    a socket, 2 R on a plane), or a socket law on a plane.
+    """
+    return _rebound.normal_law(case, np.atleast_1d(np.asarray(approaches, dtype=float)))
+
+
+def halfspace_static(case, approaches, cells=40, domain=1.25):
+    """The half-space model's static contact at each rigid approach (no dynamics).
+
+    The body's profile (the paraboloid on a plane, the exact gap of the two spheres on a
+    socket) pressed into the elastic half-space by ``approaches`` (m), frictionless, on a grid
+    of ``cells`` across Hertz's contact diameter 2 sqrt(R delta) at each approach, ``domain``
+    times that diameter wide (``lumped/halfspace.h``, ``halfspace_static_contact``). Returns a
+    dict of numpy arrays: ``approach_m``, ``normal_force_N``, ``contact_radius_m`` (sqrt of the
+    contact area over pi), ``max_pressure_Pa``, ``edge_pressure_Pa`` (the largest pressure on the
+    grid's outer ring: 0), ``grid_cells`` (M of the M x M grid), ``cell_size_m``,
+    ``grid_half_width_m``, ``iterations``.
+
+    Raises ValueError for a bad approach (as :func:`normal_law`) or option, and RuntimeError
+    when the contact reaches the grid's edge (the grid is too small: enlarge ``domain``); never
+    returns a truncated contact. Ctrl-C stops it (KeyboardInterrupt).
+    """
+    return _rebound.halfspace_static(case, np.atleast_1d(np.asarray(approaches, dtype=float)),
+                                     int(cells), float(domain))
 
 
 def sweep_values(spec):
