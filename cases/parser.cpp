@@ -1159,7 +1159,7 @@ std::string fem_target_problem(const Case& c) {
   if (c.target.type == TargetType::rigid_plane) return "";
   if (c.target.socket()) {
     // The ball's mesh refines the conformal contact zone (fem/targets/spherical_socket.h), up to
-    // a contact semi-angle of 30 degrees (socket_fem_contact_radius_limit).
+    // a contact semi-angle of 35 degrees (socket_fem_contact_radius_limit).
     const double a = socket_overlap_radius(c, derive(c).hertz.peak_force);
     const double limit = socket_fem_contact_radius_limit(c);
     if (a <= limit) return "";
@@ -1167,7 +1167,7 @@ std::string fem_target_problem(const Case& c) {
            ": the ball's contact zone in this socket (the overlap radius R1 sin(theta) = " +
            short_number(a) + " m of the two spheres at Hertz's approach with R_eff) exceeds " +
            short_number(limit) +
-           " m = R2 sin 30 deg, the largest contact zone the FEM meshes on the ball: expected a "
+           " m = R2 sin 35 deg, the largest contact zone the FEM meshes on the ball: expected a "
            "looser socket or a slower impact for the FEM (rebound fem, pair, refine, sweep "
            "--fem, mesh; the lumped and half-space models take this socket)";
   }

@@ -200,7 +200,7 @@ double socket_overlap_radius(const Case& c, double force) {
 }
 
 double socket_fem_contact_radius_limit(const Case& c) {
-  return 0.5 * c.body.radius;
+  return std::sin(35.0 * M_PI / 180.0) * c.body.radius;
 }
 
 }  // namespace rebound::cases
