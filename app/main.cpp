@@ -51,8 +51,8 @@ const std::vector<Entry>& commands() {
 
 void print_help(std::ostream& out) {
   out << "rebound " REBOUND_VERSION
-         " - rebound of solid bodies after impact on a plane (rigid, or an elastic\n"
-         "half-space for the lumped models)\n\n"
+         " - rebound of solid bodies after impact on a rigid plane or in a rigid\n"
+         "spherical socket (and on an elastic half-space, for the lumped models)\n\n"
          "Usage: rebound COMMAND [ARGS...]\n"
          "       rebound COMMAND --help\n\n"
          "Commands:\n";

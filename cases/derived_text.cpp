@@ -43,10 +43,11 @@ std::string derived_table(const Case& c, const Derived& d) {
                 to_string(c.body.shape), c.material.young_modulus, c.material.poisson_ratio,
                 c.material.density, c.contact.friction);
   if (c.target.socket())
-    out += format(
-        "  target: rigid spherical socket, radius R1 = %.6g m (lumped and half-space models "
-        "only; not the FEM)\n",
-        c.target.radius);
+    out += format("  target: rigid spherical socket, radius R1 = %.6g m (%s)\n", c.target.radius,
+                  fem_target_problem(c).empty()
+                      ? "every model, the FEM included"
+                      : "lumped and half-space models only; not the FEM: its contact zone "
+                        "exceeds the FEM's, R2 sin 35 deg");
   else if (c.target.rigid())
     out += format("  target: rigid plane\n");
   else
