@@ -8,7 +8,7 @@ packages=(
   libfftw3-dev
   libdeal.ii-dev openmpi-bin
   # An optimised BLAS for CHOLMOD's supernodal solves (the FEM's quasi-static law,
-  # fem/quasi_static.h; docs/PERFORMANCE.md measures it against the reference BLAS).
+  # fem/quasi_static.h; docs/PERFORMANCE.md, "The quasi-static contact law").
   libopenblas0-pthread
   libeigen3-dev libvtk9-dev nlohmann-json3-dev
   libgtest-dev googletest libbenchmark-dev
