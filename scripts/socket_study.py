@@ -21,17 +21,18 @@ E/(1 - nu^2) is theirs), the static laws scale with E* and are given in ours.
    figure static_laws.png (F/F_Hertz against delta/dR).
 2. laws_dynamic: the central impact at 0.3 m/s of the 1 kg ball with c_r = 0.9 (rebound.lumped:
    the solver of `rebound lumped`) by hertz (elastic), liu (n = 2, elastic), wang-gao n = 1, 2,
-   4, 8 with their eq. 29 damping ("published" chi) and the "exact" calibration, hunt-crossley,
+   4, 8 elastic (K delta alone) and with their eq. 29 damping ("published" chi) and the "exact" calibration, hunt-crossley,
    lankarani-nikravesh and flores (published D; and the exact calibration, one D for the three),
    and the half-space model on the exact gap (elastic): contact duration t_c, peak force F_max,
    largest approach delta_max (from the history) and Newton's e. Writes dynamic.csv, dynamic.md
    (printed) and dynamic_force_0.5mm.png (F(t) at dR = 0.5 mm).
-3. fem_static / fem_dynamic (with --fem DIR): the FE body's static law and the impact on it,
-   read from DIR/socket-wang-gao-<dR>mm/fem-quasi-static/static_law.csv and summary.json as
-   `rebound fem CASE --quasi-static -o DIR/socket-wang-gao-<dR>mm` writes them
-   (studies/fem_quasi_static.h; without -o DIR is results), for the cases this script writes
-   into OUT/cases/. They are added to the static figure and to
-   fem_static.csv and fem_dynamic.md. Nothing FE is run here.
+3. with --fem DIR...: the converged FE results scripts/socket_fem.py wrote into those folders
+   (fem_static_convergence.csv: the FE static law's Richardson values at fixed delta/dR;
+   fem_dynamic_convergence.csv: the explicit impact's t_c, F_max, delta_max, e). Each law over
+   the FE law at its converged points, the delta/dR ranges where each law is within 5 % of it
+   (the FE law interpolated linearly in log(delta/dR) between its points), and each law's impact
+   over the FE impact; the FE points join the static figure, the finest FE run's F(t) the
+   dynamic one. Nothing FE is run here.
 
 --quick: the 0.5 mm clearance only, coarser (a smoke test, 3 s). The full run takes 11 s of CPU
 (13 s on an idle core, 17 to 73 s beside other builds on 2 cores), half of it the half-space
@@ -148,6 +149,8 @@ def dynamic_laws_list():
     """(row label, lumped section): every law of the study at c_r = 0.9 where it takes one."""
     laws = [("hertz (elastic)", {"model": "lai", "normal_law": "hertz"}),
             ("liu n=2 (elastic)", {"model": "lai", "normal_law": "liu", "polynomial_index": 2})]
+    laws += [(f"wang-gao n={n} (elastic)", {"model": "lai", "normal_law": "wang-gao",
+                                             "polynomial_index": n}) for n in WANG_GAO_INDICES]
     for calibration in ("published", "exact"):
         for n in WANG_GAO_INDICES:
             laws.append((f"wang-gao n={n} {calibration}",
@@ -220,47 +223,154 @@ def halfspace_dynamic_check(rebound, clearance_mm, quick):
             f"e {e0:.6f} -> {e1:.6f}")
 
 
-def fem_folder(fem_dir, clearance_mm):
-    """Where `rebound fem CASE --quasi-static` writes for the study's case of this clearance with
-    -o DIR/<case name> (its default without -o: results/<case name>/fem-quasi-static/)."""
-    return os.path.join(fem_dir, f"socket-wang-gao-{label(clearance_mm)}", "fem-quasi-static")
+def read_csv_rows(path):
+    with open(path, newline="") as stream:
+        return list(csv.DictReader(stream))
 
 
-def fem_static(fem_dir, clearances_mm):
-    """The FE body's static law per clearance from `rebound fem CASE --quasi-static`'s
-    static_law.csv (columns force_N, approach_m, force_over_hertz_at_approach, contact_radius_m,
-    ...; studies/fem_quasi_static.cpp), or {} without --fem. A clearance without its file is
-    skipped (named on stderr)."""
-    found = {}
-    if not fem_dir:
-        return found
-    for clearance_mm in clearances_mm:
-        path = os.path.join(fem_folder(fem_dir, clearance_mm), "static_law.csv")
-        if not os.path.exists(path):
-            print(f"socket_study.py: no FE law for dR = {clearance_mm} mm ({path})", file=sys.stderr)
-            continue
-        with open(path, newline="") as stream:
-            rows = list(csv.DictReader(stream))
-        needed = {"force_N", "approach_m", "force_over_hertz_at_approach", "contact_radius_m"}
-        if not rows or not needed <= set(rows[0]):
-            fail(f"{path}: expected the columns of `rebound fem --quasi-static` "
-                 f"({', '.join(sorted(needed))})")
-        found[clearance_mm] = {key: [float(r[key]) for r in rows] for key in sorted(needed)}
-    return found
+def number(text):
+    return float(text) if text not in ("", None) else None
 
 
-def fem_dynamic(fem_dir, clearances_mm):
-    """The impact on the FE body's static law (summary.json of `rebound fem --quasi-static`:
-    contact_duration, peak_normal_force, max_approach), per clearance, or {} without --fem."""
-    found = {}
-    if not fem_dir:
-        return found
-    for clearance_mm in clearances_mm:
-        path = os.path.join(fem_folder(fem_dir, clearance_mm), "summary.json")
+FE_CONVERGED = 0.02  # largest relative error estimate of an FE value the laws are judged against
+
+
+def fem_converged(fem_dirs):
+    """The converged FE results of scripts/socket_fem.py found in the --fem folders:
+    static {clearance_mm: [(delta/dR, Richardson F/F_Hertz, error), ...]} (points with an observed
+    order and an error estimate within FE_CONVERGED of the value, 2 %, well inside the 5 % the
+    laws are judged by; where two runs give the same delta/dR, the smaller error) and dynamic
+    {clearance_mm: {quantity: (Richardson, error, status)}}, with the folders of the finest
+    impact runs {clearance_mm: directory}."""
+    static, dynamic, finest = {}, {}, {}
+    for folder in fem_dirs or []:
+        path = os.path.join(folder, "fem_static_convergence.csv")
         if os.path.exists(path):
-            with open(path) as stream:
-                found[clearance_mm] = json.load(stream)
-    return found
+            for r in read_csv_rows(path):
+                if number(r["order"]) is None or \
+                        float(r["error"]) > FE_CONVERGED * float(r["richardson"]):
+                    continue
+                points = static.setdefault(float(r["clearance_mm"]), {})
+                x, value, error = (float(r["approach_over_clearance"]), float(r["richardson"]),
+                                   float(r["error"]))
+                key = round(math.log10(x), 6)
+                if key not in points or error < points[key][2]:
+                    points[key] = (x, value, error)
+        path = os.path.join(folder, "fem_dynamic_convergence.csv")
+        if os.path.exists(path):
+            for r in read_csv_rows(path):
+                clearance_mm = float(r["clearance_mm"])
+                dynamic.setdefault(clearance_mm, {})[r["quantity"]] = (
+                    number(r["richardson"]), number(r["error"]), r["status"])
+                runs = os.path.join(folder, f"socket-wang-gao-{label(clearance_mm)}",
+                                    "refinement.json")
+                if os.path.exists(runs):
+                    with open(runs) as stream:
+                        done = json.load(stream)["runs"]
+                    finest[clearance_mm] = max(done, key=lambda q: q["contact_resolution"])["directory"]
+    if fem_dirs and not static and not dynamic:
+        fail(f"--fem {' '.join(fem_dirs)}: no fem_static_convergence.csv or "
+             "fem_dynamic_convergence.csv (scripts/socket_fem.py writes them)", 2)
+    return ({c: sorted(p.values()) for c, p in static.items()}, dynamic, finest)
+
+
+def fem_ratio_at(points, x):
+    """The FE law's F/F_Hertz at delta/dR = x, linear in log(delta/dR) between its converged
+    points (None outside them)."""
+    for (x0, f0, _), (x1, f1, _) in zip(points, points[1:]):
+        if x0 <= x <= x1:
+            return f0 + (f1 - f0) * math.log(x / x0) / math.log(x1 / x0)
+    return None
+
+
+def law_ratios(rebound, clearance_mm, approaches):
+    """F/F_Hertz of every static law (and the half-space model) at these approaches."""
+    ratios = {}
+    hertz = None
+    for name, lumped in static_laws_list():
+        case = rebound.load_case(case_document(clearance_mm, {"model": "lai", **lumped}))
+        forces = [float(f) for f in rebound.normal_law(case, approaches)]
+        if name == "hertz":
+            hertz = forces
+        ratios[name] = [f / h for f, h in zip(forces, hertz)]
+    case = rebound.load_case(case_document(clearance_mm, {"model": "lai"}))
+    half = rebound.halfspace_static(case, approaches, cells=CELLS)
+    ratios["halfspace"] = [float(f) / h for f, h in zip(half["normal_force_N"], hertz)]
+    return ratios
+
+
+def within(flags, grid):
+    """The intervals of grid where flags hold, as text."""
+    spans, begin = [], None
+    for k, ok in enumerate(flags + [False]):
+        if ok and begin is None:
+            begin = k
+        if not ok and begin is not None:
+            spans.append(f"{grid[begin]:.2g}–{grid[k - 1]:.2g}")
+            begin = None
+    return ", ".join(spans) if spans else "nowhere"
+
+
+def fem_static_verdict(rebound, fem_static_points, tolerance=0.05, samples=120):
+    """Each law over the converged FE law at the FE's points, and the delta/dR ranges (within
+    the FE's converged span) where each is within `tolerance` of it."""
+    names = [n for n, _ in static_laws_list()] + ["halfspace"]
+    lines = ["Each law's force over the converged FE force (the Richardson value; its error in "
+             "the FE column) at the same approach:", "",
+             "| dR (mm) | delta/dR | FE F/F_Hertz | " + " | ".join(names) + " |",
+             "|---:|---:|---:|" + "---:|" * len(names)]
+    ranges = {}
+    for clearance_mm, points in sorted(fem_static_points.items()):
+        clearance = clearance_mm * 1e-3
+        xs = [x for x, _, _ in points]
+        ratios = law_ratios(rebound, clearance_mm, [x * clearance for x in xs])
+        for k, (x, value, error) in enumerate(points):
+            lines.append(f"| {clearance_mm:g} | {x:.3g} | {value:.4f} ± {error:.4f} | "
+                         + " | ".join(f"{ratios[n][k] / value:.3f}" for n in names) + " |")
+        grid = [xs[0] * (xs[-1] / xs[0]) ** (k / (samples - 1)) for k in range(samples)]
+        fine = law_ratios(rebound, clearance_mm, [x * clearance for x in grid])
+        fe = [fem_ratio_at(points, x) for x in grid]
+        ranges[clearance_mm] = {n: within([abs(r / f - 1) <= tolerance for r, f in zip(fine[n], fe)],
+                                          grid) for n in names}
+    lines += ["", f"delta/dR where each law is within {tolerance:.0%} of the FE law (the FE law "
+              "linear in log(delta/dR) between its converged points, "
+              f"{samples} approaches per clearance; only within the span the FE covers):", "",
+              "| law | " + " | ".join(f"{c:g} mm" for c in sorted(ranges)) + " |",
+              "|---|" + "---|" * len(ranges)]
+    for n in names:
+        lines.append(f"| {n} | " + " | ".join(ranges[c][n] for c in sorted(ranges)) + " |")
+    return "\n".join(lines)
+
+
+def fem_dynamic_verdict(rows, fem_dynamic_values, tolerance=0.05):
+    """Each law's impact (rigid socket) over the converged FE impact."""
+    quantities = [("contact_duration", "contact_duration_s", "t_c", 1e6, "us"),
+                  ("peak_normal_force", "peak_normal_force_N", "F_max", 1, "N"),
+                  ("max_approach", "max_approach_m", "delta_max", 1e6, "um"),
+                  ("e_newton", "e_newton", "e", 1, "")]
+    lines = []
+    for clearance_mm, fe in sorted(fem_dynamic_values.items()):
+        head = ", ".join(f"{name} = {fe[q][0] * scale:.6g} ± {fe[q][1] * scale:.2g} {unit}".rstrip()
+                         for q, _, name, scale, unit in quantities if q in fe)
+        lines += [f"dR = {clearance_mm:g} mm, converged FE impact (elastic): {head}. Each law "
+                  f"over it (rigid socket; * within {tolerance:.0%}):", "",
+                  "| law | " + " | ".join(n for _, _, n, _, _ in quantities) + " |",
+                  "|---|" + "---:|" * len(quantities)]
+        for r in rows:
+            if r["modulus"] != "rigid socket" or r["clearance_mm"] != clearance_mm:
+                continue
+            cells = []
+            for q, column, _, _, _ in quantities:
+                ratio = r[column] / fe[q][0]
+                cells.append(f"{ratio:.4f}{'*' if abs(ratio - 1) <= tolerance else ''}")
+            lines.append(f"| {r['law']} | " + " | ".join(cells) + " |")
+        lines.append("")
+    return "\n".join(lines)
+
+
+def fem_history(directory):
+    rows = read_csv_rows(os.path.join(directory, "history.csv"))
+    return ([float(r["time_s"]) for r in rows], [float(r["normal_force_N"]) for r in rows])
 
 
 def built_for(build):
@@ -370,9 +480,9 @@ def figures(results, fem_laws, histories, out):
                 label="half-space, exact gap")
         ax.axhline(1.0, color="grey", lw=1, ls=":", label="Hertz (R_eff)")
         if clearance_mm in fem_laws:
-            f = fem_laws[clearance_mm]
-            ax.plot([a / (clearance_mm * 1e-3) for a in f["approach_m"]],
-                    f["force_over_hertz_at_approach"], "ks", ms=4, mfc="none", label="FEM (static)")
+            x_fe, f_fe, e_fe = zip(*fem_laws[clearance_mm])
+            ax.errorbar(x_fe, f_fe, yerr=e_fe, fmt="ks", ms=4, mfc="none", capsize=2,
+                        label="FEM (static, Richardson)")
         ax.set_xscale("log")
         ax.set_title(f"dR = {clearance_mm:g} mm (theta to {MAX_ANGLE_DEG:g} deg)")
         ax.set_xlabel("delta / dR")
@@ -394,10 +504,16 @@ def figures(results, fem_laws, histories, out):
     if histories:
         fig, ax = plt.subplots(figsize=(7, 4.5))
         # The "exact" rows are within 0.2 % of the "published" ones (table): left out.
-        shown = [name for name in histories if not name.endswith(" exact")]
+        # The "exact" rows and the elastic Wang-Gao rows but n = 2 are left out (readability).
+        shown = [name for name in histories if not name.endswith(" exact") and not (
+            name.startswith("wang-gao") and name.endswith("(elastic)") and "n=2" not in name)]
         for k, name in enumerate(shown):
             t, f = histories[name]
             halfspace = name.startswith("halfspace")
+            if name.startswith("FEM"):
+                ax.plot([v * 1e6 for v in t], [v / 1e3 for v in f], "k-", lw=2, zorder=3,
+                        label=name)
+                continue
             dashed = name.endswith("published") and not name.startswith("wang-gao")
             # The half-space curve lies on Hertz's: drawn wide and grey beneath it.
             ax.plot([v * 1e6 for v in t], [v / 1e3 for v in f], ls="--" if dashed else "-",
@@ -422,9 +538,9 @@ def main():
     parser.add_argument("--build", default=os.path.join(ROOT, "build"),
                         help="build folder holding python/rebound (default: build)")
     parser.add_argument("--out", default=os.path.join(ROOT, "results", "socket-study"))
-    parser.add_argument("--fem", default=None,
-                        help="folder of `rebound fem CASE --quasi-static` results, one "
-                             "socket-wang-gao-<dR>mm/fem-quasi-static/ per clearance")
+    parser.add_argument("--fem", nargs="+", default=None, metavar="DIR",
+                        help="folders of scripts/socket_fem.py (fem_static_convergence.csv, "
+                             "fem_dynamic_convergence.csv)")
     parser.add_argument("--quick", action="store_true",
                         help="the 0.5 mm clearance only, coarser (smoke test)")
     args = parser.parse_args()
@@ -434,11 +550,14 @@ def main():
     except ImportError as error:
         fail(f"{error}; build the Python module (make _rebound) in {args.build} and run this "
              f"script with the interpreter it was built for ({built_for(args.build)})", 2)
-    if args.fem and not os.path.isdir(args.fem):
-        fail(f"--fem {args.fem}: not a folder", 2)
+    for folder in args.fem or []:
+        if not os.path.isdir(folder):
+            fail(f"--fem {folder}: not a folder", 2)
     start = time.time()
     clearances = [0.5] if args.quick else CLEARANCES_MM
-    fem_laws, fem_impacts = fem_static(args.fem, clearances), fem_dynamic(args.fem, clearances)
+    fem_laws, fem_impacts, fem_runs = fem_converged(args.fem)
+    fem_laws = {c: p for c, p in fem_laws.items() if c in clearances}
+    fem_impacts = {c: v for c, v in fem_impacts.items() if c in clearances}
     out = os.path.abspath(args.out)
     os.makedirs(os.path.join(out, "cases"), exist_ok=True)
     points = 9 if args.quick else 25
@@ -472,16 +591,13 @@ def main():
                        dynamic_overview(rows, modulus, "max_approach_m", "delta_max (um)", 1e6, 5), "",
                        dynamic_overview(rows, modulus, "e_newton", "e", 1, 5), ""]
     if fem_laws or fem_impacts:
-        report += ["## FE", ""]
-        for clearance_mm, f in fem_laws.items():
-            report.append(f"dR = {clearance_mm:g} mm: FE static law, {len(f['force_N'])} points, "
-                          f"F/F_Hertz from {f['force_over_hertz_at_approach'][0]:.4f} to "
-                          f"{f['force_over_hertz_at_approach'][-1]:.4f}")
-        for clearance_mm, s in fem_impacts.items():
-            report.append(f"dR = {clearance_mm:g} mm: elastic impact on the FE static law: t_c = "
-                          f"{s['contact_duration'] * 1e6:.3f} us, F_max = {s['peak_normal_force']:.6g} N, "
-                          f"delta_max = {s['max_approach'] * 1e6:.4f} um")
-        report.append("")
+        report += ["## Against the converged FEM", ""]
+        if fem_laws:
+            report += [fem_static_verdict(rebound, fem_laws), ""]
+        if fem_impacts:
+            report += [fem_dynamic_verdict(rows, fem_impacts)]
+        if 0.5 in fem_runs:
+            histories["FEM (elastic, finest mesh)"] = fem_history(fem_runs[0.5])
     written = figures(static, fem_laws, histories, out)
     elapsed = time.time() - start
     report += [f"Run time: {elapsed:.0f} s ({static_seconds:.0f} s static laws).", ""]

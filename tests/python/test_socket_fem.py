@@ -5,7 +5,10 @@
   whose differences change sign (no monotone convergence) rather than invent an order;
 * fem_case(): the impact speed puts Hertz's peak force (R_eff, the case's own derived values) at
   1.12 times Hertz's force at delta_30, the approach of Wang & Gao's 30-degree overlap, and the
-  FEM takes the case (rebound check: its contact zone within the socket's 35-degree limit)."""
+  FEM takes the case (rebound check: its contact zone within the socket's 35-degree limit); with
+  --up-to X the peak is at 1.12 times Hertz's force at delta = X dR;
+* max_approach(): the parabola through the largest sample of a history and its neighbours
+  returns the vertex of a sampled parabola exactly (to round-off), between the samples."""
 
 import json
 import math
@@ -57,6 +60,32 @@ class Cases(unittest.TestCase):
             self.assertEqual(result.returncode, 0, result.stdout + result.stderr)
             self.assertIn("rigid spherical socket", result.stdout)
             self.assertNotIn("not the FEM", result.stdout)
+
+
+class LightLoad(unittest.TestCase):
+    def test_peak_force_at_the_largest_approach_compared(self):
+        modulus = socket_study.YOUNG / (1 - socket_study.POISSON ** 2)
+        for up_to in (0.01, 0.001):
+            case, _ = socket_fem.fem_case(0.5, 1, 6, up_to)
+            self.assertIn(f"upto{up_to:g}", case["name"])
+            hertz = rebound.load_case(json.dumps(case)).derived()["hertz"]
+            expected = socket_fem.PEAK_OVER_30 * socket_fem.hertz_force(5e-4, up_to * 5e-4,
+                                                                        modulus)
+            self.assertAlmostEqual(hertz["peak_force"] / expected, 1.0, delta=1e-9)
+            self.assertEqual(socket_fem.compared_approaches(up_to, None, 5e-4)[-1], up_to)
+
+
+class MaxApproach(unittest.TestCase):
+    def test_vertex_of_a_sampled_parabola(self):
+        folder = temporary_folder(self)
+        path = os.path.join(folder, "history.csv")
+        vertex, top = 3.37e-5, 7.5e-6  # between the samples (dt = 1e-6)
+        with open(path, "w") as stream:
+            stream.write("time_s,normal_displacement_m\n")
+            for k in range(80):
+                t = k * 1e-6
+                stream.write(f"{t!r},{-(top - 2e3 * (t - vertex) ** 2)!r}\n")
+        self.assertAlmostEqual(socket_fem.max_approach(path) / top, 1.0, delta=1e-12)
 
 
 if __name__ == "__main__":

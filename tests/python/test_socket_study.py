@@ -5,8 +5,13 @@
 * `--quick` (the 0.5 mm clearance): exit 0, the files it names, Hertz's row of the impact equal to
   Hertz's closed form (case.derived(), `rebound check`) to the solver's tolerance, and the
   static CSV's Hertz column equal to (4/3) E* sqrt(R_eff) delta^{3/2};
-* `--fem DIR`: a static_law.csv with the header of `rebound fem --quasi-static`
-  (studies/fem_quasi_static.cpp) is read into the report; one without those columns exits 1."""
+* `--fem DIR`: scripts/socket_fem.py's convergence tables are read and each law judged against
+  them: an FE law equal to Hertz's (F/F_Hertz = 1 at every converged point) makes Hertz "within
+  5 %" over exactly the FE's span and Wang & Gao's n = 2 (>= 1.2 Hertz there) nowhere; a point
+  whose error estimate exceeds 2 % is left out; an FE impact equal to Hertz's closed form gives
+  Hertz's elastic row the ratios 1 (to the lumped solver's 1e-6); a folder without the tables
+  exits 2;
+* within(): the intervals of a grid where a condition holds."""
 
 import csv
 import math
@@ -22,9 +27,6 @@ sys.path.insert(0, os.path.join(SOURCE_DIR, "scripts"))
 import socket_study  # noqa: E402
 
 SCRIPT = os.path.join(SOURCE_DIR, "scripts", "socket_study.py")
-FEM_HEADER = ("force_N,approach_m,hertz_approach_m,force_over_hertz_at_approach,contact_nodes,"
-              "contact_radius_m,load_offset_m,max_penetration_m,balance_error,"
-              "active_set_iterations")
 
 
 def run(*arguments):
@@ -50,23 +52,42 @@ class Geometry(unittest.TestCase):
             self.assertAlmostEqual(socket_study.semi_angle(dR, delta), theirs, delta=1e-10)
 
 
+STATIC_HEADER = ("clearance_mm,approach_over_clearance,theta_deg,r3,r6,r12,h1_m,h2_m,h3_m,order,"
+                 "richardson,error")
+DYNAMIC_HEADER = ("clearance_mm,quantity,r2,r4,r8,h1_m,h2_m,h3_m,dofs1,dofs2,dofs3,order,"
+                  "richardson,error,status")
+
+
 class QuickRun(unittest.TestCase):
-    def test_quick_run_with_fem_folder(self):
+    def test_quick_run_judged_against_an_fe_law_equal_to_hertz(self):
         out, fem = temporary_folder(self), temporary_folder(self)
-        folder = os.path.join(fem, "socket-wang-gao-0.5mm", "fem-quasi-static")
-        os.makedirs(folder)
-        with open(os.path.join(folder, "static_law.csv"), "w") as stream:  # made-up FE law
-            stream.write(FEM_HEADER + "\n")
-            stream.write("100,1e-7,1e-7,1.0,12,1e-3,0,0,0,1\n1000,5e-7,5e-7,0.99,40,2e-3,0,0,0,1\n")
+        case = rebound.load_case(socket_study.case_document(0.5, {"model": "lai"}))
+        hertz = case.derived()["hertz"]
+        with open(os.path.join(fem, "fem_static_convergence.csv"), "w") as stream:
+            stream.write(STATIC_HEADER + "\n")
+            for x in (0.01, 0.03, 0.1):  # made-up FE law: Hertz's, converged
+                stream.write(f"0.5,{x},0,1,1,1,3,2,1,2.0,1.0,0.001\n")
+            stream.write("0.5,0.003,0,1,1,1,3,2,1,0.7,1.0,0.15\n")  # not converged: left out
+        with open(os.path.join(fem, "fem_dynamic_convergence.csv"), "w") as stream:
+            stream.write(DYNAMIC_HEADER + "\n")
+            for quantity, value in (("contact_duration", hertz["duration"]),
+                                    ("peak_normal_force", hertz["peak_force"]),
+                                    ("max_approach", hertz["max_compression"]),
+                                    ("e_newton", 1.0)):
+                stream.write(f"0.5,{quantity},{value},{value},{value},3,2,1,1,2,3,2.0,{value},0,"
+                             "converged\n")
         result = run("--quick", "--out", out, "--fem", fem)
         self.assertEqual(result.returncode, 0, result.stderr)
         for name in ("socket-study.md", "dynamic.csv", "static-0.5mm.csv",
                      "static_convergence.csv", "cases/socket-wang-gao-0.5mm.json"):
             self.assertTrue(os.path.exists(os.path.join(out, name)), name)
-        self.assertIn("FE static law, 2 points", result.stdout)
+        lines = result.stdout.splitlines()
+        self.assertIn("| hertz | 0.01–0.1 |", lines)
+        self.assertIn("| wang_gao_n2 | nowhere |", lines)
+        self.assertFalse(any(line.startswith("| 0.5 | 0.003 |") for line in lines))
+        self.assertTrue(any(line.startswith("| hertz (elastic) | 1.0000* | 1.0000* | 1.0000* | "
+                                            "1.0000* |") for line in lines), result.stdout)
 
-        case = rebound.load_case(os.path.join(out, "cases", "socket-wang-gao-0.5mm.json"))
-        hertz = case.derived()["hertz"]
         row = next(r for r in read(os.path.join(out, "dynamic.csv"))
                    if r["law"] == "hertz (elastic)" and r["modulus"] == "rigid socket")
         self.assertAlmostEqual(float(row["peak_normal_force_N"]) / hertz["peak_force"], 1, delta=1e-6)
@@ -78,15 +99,20 @@ class QuickRun(unittest.TestCase):
             delta = float(r["approach_m"])
             self.assertAlmostEqual(float(r["hertz_N"]) / (factor * delta ** 1.5), 1, delta=1e-9)
 
-    def test_fem_file_without_its_columns_fails(self):
+    def test_fem_folder_without_the_tables_fails(self):
         out, fem = temporary_folder(self), temporary_folder(self)
-        folder = os.path.join(fem, "socket-wang-gao-0.5mm", "fem-quasi-static")
-        os.makedirs(folder)
-        with open(os.path.join(folder, "static_law.csv"), "w") as stream:
-            stream.write("force,approach\n1,2\n")
         result = run("--quick", "--out", out, "--fem", fem)
-        self.assertEqual(result.returncode, 1)
-        self.assertIn("expected the columns", result.stderr)
+        self.assertEqual(result.returncode, 2)
+        self.assertIn("no fem_static_convergence.csv", result.stderr)
+
+
+class Within(unittest.TestCase):
+    def test_intervals(self):
+        grid = [1, 2, 3, 4, 5, 6]
+        self.assertEqual(socket_study.within([False, True, True, False, True, True], grid),
+                         "2–3, 5–6")
+        self.assertEqual(socket_study.within([False] * 6, grid), "nowhere")
+        self.assertEqual(socket_study.within([True] * 6, grid), "1–6")
 
 
 if __name__ == "__main__":
