@@ -257,6 +257,24 @@ class MatrixFreeInternalForce final : public InternalForce {
   std::conditional_t<stateful, State, std::tuple<>> state_;
 };
 
+// The kernel of one material for the setup's degree.
+template <typename Lanes, typename Material>
+std::unique_ptr<InternalForce> make_kernel(const InternalForce::Setup& setup,
+                                           const Material& material) {
+  if (setup.degree == 1)
+    return std::make_unique<MatrixFreeInternalForce<1, Lanes, Material>>(setup, material);
+  return std::make_unique<MatrixFreeInternalForce<2, Lanes, Material>>(setup, material);
+}
+
+// The elastic-plastic kernels, compiled in translation units of their own
+// (internal_force_plastic.cpp for one lane, internal_force_plastic_lanes.cpp for the wider
+// widths, each an explicit instantiation of make_kernel): the units of the elastic kernel then
+// hold the elastic instantiations alone, so that GCC's inlining of deal.II's evaluation into them
+// is what it was before the plastic material existed.
+template <typename Lanes>
+std::unique_ptr<InternalForce> make_plastic_operator(const InternalForce::Setup& setup,
+                                                     const materials::ElasticPlastic& material);
+
 // The kernel for the setup's degree and material.
 template <typename Lanes>
 std::unique_ptr<InternalForce> make_operator(const InternalForce::Setup& setup) {
@@ -265,9 +283,10 @@ std::unique_ptr<InternalForce> make_operator(const InternalForce::Setup& setup) 
   return std::visit(
       [&](const auto& material) -> std::unique_ptr<InternalForce> {
         using Material = std::decay_t<decltype(material)>;
-        if (setup.degree == 1)
-          return std::make_unique<MatrixFreeInternalForce<1, Lanes, Material>>(setup, material);
-        return std::make_unique<MatrixFreeInternalForce<2, Lanes, Material>>(setup, material);
+        if constexpr (std::is_same_v<Material, materials::ElasticPlastic>)
+          return make_plastic_operator<Lanes>(setup, material);
+        else
+          return make_kernel<Lanes>(setup, material);
       },
       setup.material);
 }
