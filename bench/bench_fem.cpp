@@ -16,13 +16,22 @@
 // is the per-node work (kick, contact, drift, the rigid-body sums and their reduction); "sums
 // share" is the part of that rest spent forming the state (Solver::time_state_averages: the
 // rigid-body sums, the lowest boundary node and their reduction, as many times as steps).
+//   build/bin/bench_fem --materials [CASE] [--yield-stress Y]
+// times the elastic-plastic body (material.model "elastic-plastic", Y the case's
+// material.yield_stress unless given; default case cases/sphere-thornton-steel.json, Y = 355 MPa,
+// v_n = 393 V_y) against the elastic one on the same mesh, the widest SIMD width, p = 1 and 2,
+// taking turns, with the cells whose plastic state the step reads (the batches where a point has
+// yielded) and that state's bytes.
 #include <deal.II/base/mpi.h>
 #include <deal.II/base/timer.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
+#include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -40,7 +49,10 @@ constexpr const char* kUsage =
     "  (also under mpirun -np N). Times the FEM step for every SIMD width this build and CPU\n"
     "  have, p = 1 and 2; CASE defaults to cases/sphere-lai-psi2.json. --targets: the case's\n"
     "  target against the rigid plane on the same mesh (CASE defaults to\n"
-    "  cases/socket-wang-gao-0.5mm.json).\n";
+    "  cases/socket-wang-gao-0.5mm.json).\n"
+    "       bench_fem --materials [CASE] [--yield-stress Y] [--level K] [--steps N] [--repeats R]\n"
+    "  the elastic-plastic body against the elastic one on the same mesh (CASE defaults to\n"
+    "  cases/sphere-thornton-steel.json; Y to its material.yield_stress).\n";
 
 // A positive whole number for OPTION, or exit 2 with the usage.
 int positive(const char* option, const char* text) {
@@ -113,13 +125,66 @@ void compare_targets(const std::string& file, int level, int steps, int repeats)
   }
 }
 
+// --materials: the elastic-plastic body and the elastic one on the same mesh, taking turns; the
+// step's DoF-steps/s, the ratio of the step times, the K u evaluations alone (a trial return for
+// the plastic body: the state read, not written) and the cells whose state the step reads.
+void compare_materials(const std::string& file, std::optional<double> yield_stress, int level,
+                       int steps, int repeats) {
+  const bool root = dealii::Utilities::MPI::this_mpi_process(MPI_COMM_WORLD) == 0;
+  const rebound::cases::Case loaded = rebound::cases::load_case(file);
+  rebound::cases::Case plastic = loaded;
+  plastic.material.model = rebound::cases::MaterialModel::elastic_plastic;
+  if (yield_stress) plastic.material.yield_stress = yield_stress;
+  if (!plastic.material.yield_stress)
+    throw std::invalid_argument(file + " has no material.yield_stress: give --yield-stress Y");
+  rebound::cases::Case elastic = loaded;
+  elastic.material.model = rebound::cases::MaterialModel::elastic;
+  if (root)
+    std::printf(
+        "%s, Y = %.4g Pa, --level %d, %d steps after 10 (the contact from the first), median of "
+        "%d alternating repeats\n%3s %-16s %6s %10s %10s %10s %14s %11s %11s %14s %12s\n",
+        file.c_str(), *plastic.material.yield_stress, level, steps, repeats, "p", "material",
+        "lanes", "dofs", "cells", "wall [s]", "DoF-steps/s", "step ratio", "K u ratio",
+        "cells w/ state", "state [MB]");
+  for (const int degree : {1, 2}) {
+    rebound::cases::Case cases[2] = {elastic, plastic};
+    for (auto& c : cases) c.fem.degree = degree;
+    std::unique_ptr<rebound::fem::Solver> solvers[2] = {started_solver(cases[0], level, 0),
+                                                        started_solver(cases[1], level, 0)};
+    std::vector<double> walls[2], forces[2];
+    for (int r = 0; r < repeats; ++r)
+      for (int v = 0; v < 2; ++v) {
+        dealii::Timer timer(MPI_COMM_WORLD);
+        for (int k = 0; k < steps; ++k) solvers[v]->step();
+        walls[v].push_back(dealii::Utilities::MPI::max(timer.wall_time(), MPI_COMM_WORLD));
+        forces[v].push_back(solvers[v]->time_internal_force(steps));
+      }
+    const double wall[2] = {median_of(walls[0]), median_of(walls[1])};
+    const double force[2] = {median_of(forces[0]), median_of(forces[1])};
+    const char* names[2] = {"elastic", "elastic-plastic"};
+    for (int v = 0; v < 2; ++v) {
+      const auto& info = solvers[v]->info();
+      const unsigned long long with_state = solvers[v]->state().cells_with_plastic_state;
+      // eps_p (6 doubles) and ebar_p (1) per quadrature point, (p + 1)^3 points per cell
+      const double megabytes =
+          v == 0 ? 0.0 : double(info.cells) * std::pow(degree + 1, 3) * 7 * 8 / 1e6;
+      if (root)
+        std::printf("%3d %-16s %6u %10llu %10llu %10.3f %14.4g %10.3fx %10.3fx %14llu %12.2f\n",
+                    degree, names[v], info.simd_lanes, info.dofs, info.cells, wall[v],
+                    double(info.dofs) * steps / wall[v], wall[v] / wall[0], force[v] / force[0],
+                    with_state, megabytes);
+    }
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) try {
   dealii::Utilities::MPI::MPI_InitFinalize mpi(argc, argv, 1);
   std::string file = std::string(REBOUND_SOURCE_DIR) + "/cases/sphere-lai-psi2.json";
   int level = 0, steps = 200, repeats = 3;
-  bool targets = false, file_given = false;
+  bool targets = false, materials = false, file_given = false;
+  std::optional<double> yield_stress;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     const bool value = i + 1 < argc;
@@ -132,7 +197,17 @@ int main(int argc, char** argv) try {
       steps = std::max(1, positive("--steps", argv[++i]));
     else if (a == "--targets")
       targets = true;
-    else if (a == "--list-lanes") {  // the SIMD widths available here, one per line
+    else if (a == "--materials")
+      materials = true;
+    else if (a == "--yield-stress" && value) {
+      char* end = nullptr;
+      yield_stress = std::strtod(argv[++i], &end);
+      if (*end != '\0' || !(*yield_stress > 0)) {
+        std::fprintf(stderr, "bench_fem: --yield-stress %s: expected Y > 0 Pa\n%s", argv[i],
+                     kUsage);
+        return 2;
+      }
+    } else if (a == "--list-lanes") {  // the SIMD widths available here, one per line
       for (const unsigned int n : rebound::fem::available_lanes()) std::printf("%u\n", n);
       return 0;
     } else if (a == "--repeats" && value)
@@ -144,6 +219,11 @@ int main(int argc, char** argv) try {
       file = a;
       file_given = true;
     }
+  }
+  if (materials) {
+    if (!file_given) file = std::string(REBOUND_SOURCE_DIR) + "/cases/sphere-thornton-steel.json";
+    compare_materials(file, yield_stress, level, steps, repeats);
+    return 0;
   }
   if (targets) {
     if (!file_given) file = std::string(REBOUND_SOURCE_DIR) + "/cases/socket-wang-gao-0.5mm.json";

@@ -29,14 +29,23 @@ struct Body {
   double contact_offset = 0;      // m, |PG|
 };
 
+// The FE body's constitutive model (material.model): Hooke's law, or J2 (von Mises) perfect
+// plasticity with yield stress material.yield_stress (fem/materials/elastic_plastic.h). The
+// lumped and half-space models read the elastic constants only.
+enum class MaterialModel { elastic, elastic_plastic };
+
+const char* to_string(MaterialModel model);
+
 struct Material {
   double young_modulus = 0;  // Pa
   double poisson_ratio = 0;
   double density = 0;  // kg/m^3
   // Pa, optional: when given, a Hertz peak pressure beyond the onset of yield (1.6 Y) is warned
   // about (cases/warnings.h); required by lumped.normal_law "thornton", whose limiting contact
-  // pressure is p_y = 1.6 Y (Thornton 1997), the only plastic law.
+  // pressure is p_y = 1.6 Y (Thornton 1997), the only plastic law; and by material.model
+  // "elastic-plastic", the FE body's von Mises yield stress.
   std::optional<double> yield_stress = std::nullopt;
+  MaterialModel model = MaterialModel::elastic;  // last: {E, nu, rho[, Y]} initialisations stay
 };
 
 // What the body strikes: a rigid plane (the default), an elastic half-space (the lumped and

@@ -933,9 +933,15 @@ void read_document(const json& document, Problems& problems, Case& result) {
     if (!top.has("material"))
       top.stop("material",
                "is missing; expected {\"young_modulus\", \"poisson_ratio\", \"density\"}");
-    const ObjectReader material(top.at("material"), "material", problems,
-                                {"young_modulus", "poisson_ratio", "density", "yield_stress"});
+    const ObjectReader material(
+        top.at("material"), "material", problems,
+        {"model", "young_modulus", "poisson_ratio", "density", "yield_stress"});
     Material& m = result.material;
+    problems.step([&] {
+      const std::string model =
+          material.choice("model", {"elastic", "elastic-plastic"}, std::string("elastic"));
+      m.model = model == "elastic" ? MaterialModel::elastic : MaterialModel::elastic_plastic;
+    });
     problems.step([&] {
       m.young_modulus = material.number("young_modulus", "Young's modulus E > 0 Pa");
       material.require("young_modulus", m.young_modulus, m.young_modulus > 0, "E > 0 Pa");
@@ -957,8 +963,12 @@ void read_document(const json& document, Problems& problems, Case& result) {
       m.yield_stress = material.optional_number("yield_stress");
       if (m.yield_stress)
         material.require("yield_stress", *m.yield_stress, *m.yield_stress > 0,
-                         "a yield stress Y > 0 Pa (optional: for the yield warning and "
-                         "normal_law \"thornton\")");
+                         "a yield stress Y > 0 Pa (optional: for the yield warning, "
+                         "normal_law \"thornton\" and material.model \"elastic-plastic\")");
+      else if (m.model == MaterialModel::elastic_plastic)
+        material.stop("material.yield_stress",
+                      "is missing; material.model \"elastic-plastic\" needs the von Mises yield "
+                      "stress Y > 0 Pa");
     });
   });
 
@@ -1151,6 +1161,16 @@ const char* to_string(TargetType type) {
       return "elastic_halfspace";
     case TargetType::spherical_socket:
       return "spherical_socket";
+  }
+  return "?";
+}
+
+const char* to_string(MaterialModel model) {
+  switch (model) {
+    case MaterialModel::elastic:
+      return "elastic";
+    case MaterialModel::elastic_plastic:
+      return "elastic-plastic";
   }
   return "?";
 }

@@ -26,6 +26,8 @@ nlohmann::json resolved_json(const Case& c) {
                    {"poisson_ratio", c.material.poisson_ratio},
                    {"density", c.material.density}};
   if (c.material.yield_stress) j["material"]["yield_stress"] = *c.material.yield_stress;
+  if (c.material.model != MaterialModel::elastic)
+    j["material"]["model"] = to_string(c.material.model);
   j["target"] = {{"type", to_string(c.target.type)}};
   if (c.target.socket()) j["target"]["radius"] = c.target.radius;
   if (!c.target.rigid()) {

@@ -23,15 +23,17 @@ std::vector<std::string> physical_warnings(const Case& c, const Derived& d) {
     const double p0 =
         1.5 * d.hertz.peak_force / (M_PI * d.hertz.contact_radius * d.hertz.contact_radius);
     const double y = *c.material.yield_stress;
-    // lumped.normal_law "thornton" models the yield (Thornton 1997); the other laws and models
-    // are elastic.
+    // lumped.normal_law "thornton" models the yield (Thornton 1997), material.model
+    // "elastic-plastic" the FE body's; the other laws and models are elastic.
+    const bool plastic_fem = c.material.model == MaterialModel::elastic_plastic;
     if (p0 > kYieldPressureFactor * y && c.lumped.normal_law != "thornton")
       warnings.push_back(format(
           "Hertz's peak pressure p0 = 3 F_max / (2 pi a_max^2) = %.4g Pa exceeds 1.6 "
           "material.yield_stress = %.4g Pa, the onset of yield below the surface (Johnson 1985, "
-          "sec. 4.2): the body yields and every model here, being elastic, overestimates the "
-          "rebound (p0 / Y = %.3g); lumped.normal_law \"thornton\" models the yield",
-          p0, kYieldPressureFactor * y, p0 / y));
+          "sec. 4.2): the body yields and every model here%s, being elastic, overestimates "
+          "the rebound (p0 / Y = %.3g); lumped.normal_law \"thornton\" models the yield",
+          p0, kYieldPressureFactor * y,
+          plastic_fem ? " but the FEM (material.model \"elastic-plastic\")" : "", p0 / y));
   }
   const double c0 = std::sqrt(c.material.young_modulus / c.material.density);
   const double mach = c.impact.normal_speed / c0;

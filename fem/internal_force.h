@@ -17,6 +17,7 @@
 // (docs/PERFORMANCE.md).
 #pragma once
 
+#include <deal.II/base/symmetric_tensor.h>
 #include <deal.II/base/tensor.h>
 #include <deal.II/dofs/dof_handler.h>
 #include <deal.II/fe/mapping.h>
@@ -41,10 +42,41 @@ class InternalForce {
     materials::Material material;
   };
 
+  // What a material with state (fem/materials/elastic_plastic.h) has done, on this rank's cells,
+  // as of the last apply_and_advance (zero for a material without state).
+  struct Energies {
+    double plastic_dissipation = 0;  // the plastic work summed over the steps, J
+    // The integral of sigma : eps_p, J: u.f minus it is twice the stored elastic energy
+    // (u.f = integral of sigma : eps, and the elastic energy is 1/2 sigma : (eps - eps_p)).
+    double plastic_stress_work = 0;
+    // The cells of the batches whose state is read (those where some point has yielded): what
+    // the state costs in memory traffic.
+    double cells_with_state = 0;
+  };
+
   virtual ~InternalForce() = default;
   // force = K displacement (force is overwritten; ghosts of displacement are updated inside and
-  // cleared again, unless it already has ghost values: then they are trusted and kept).
+  // cleared again, unless it already has ghost values: then they are trusted and kept). With a
+  // material that has state per quadrature point, the stress is the return from the state kept
+  // (a trial: the state does not change), so that any number of extra evaluations (the
+  // benchmarks, the patch test) leave the run as it was.
   virtual void apply(VectorType& force, const VectorType& displacement) const = 0;
+  // The same force with the material's state advanced to `displacement` and the step's plastic
+  // work added: the one evaluation per time step (the solver's update_force). For a material
+  // without state, apply().
+  virtual void apply_and_advance(VectorType& force, const VectorType& displacement) = 0;
+  // force = K_e displacement with the material's elastic constants alone (no state read or
+  // written): the operator whose largest eigenvalue gives the stable time step (plasticity only
+  // softens the body). For an elastic material, apply().
+  virtual void apply_elastic(VectorType& force, const VectorType& displacement) const = 0;
+  // The material back to its virgin state (no plastic strain, no plastic work).
+  virtual void reset_state() = 0;
+  virtual Energies energies() const = 0;
+  // The mean over each of this rank's cells' quadrature points of the equivalent plastic strain
+  // ebar_p and of the plastic strain eps_p, by active_cell_index (vectors sized to the
+  // triangulation's active cells; left zero for other ranks' cells and an elastic material).
+  virtual void cell_plastic_strain(std::vector<double>& equivalent,
+                                   std::vector<dealii::SymmetricTensor<2, 3>>& tensor) const = 0;
   // A vector with the operator's parallel layout (owned + ghost dofs of its cells).
   virtual void initialize_dof_vector(VectorType& vector) const = 0;
   // Max over the quadrature points of |sigma(displacement) - sigma_exact| (Frobenius), Pa:

@@ -42,7 +42,8 @@ HistoryRow make_row(const State& s, const HistoryRow* previous, double dt, doubl
   r.rigid_kinetic_energy = s.rigid_kinetic_energy;
   r.vibration_kinetic_energy = s.vibration_kinetic_energy;
   r.frictional_dissipation = friction;
-  r.total_energy = s.kinetic_energy + s.internal_energy + friction;
+  r.plastic_dissipation = s.plastic_dissipation;
+  r.total_energy = s.kinetic_energy + s.internal_energy + friction + s.plastic_dissipation;
   r.contact_nodes = s.contact_nodes;
   r.contact_area = s.contact_area;
   r.contact_node_velocity_t = s.contact_node_velocity.x();

@@ -41,16 +41,24 @@ namespace {
 using namespace dealii;
 using VectorType = LinearAlgebra::distributed::Vector<double>;
 
-// The stress of the body's material and its von Mises equivalent, for the VTK frames.
+// The stress of the body's material and its von Mises equivalent, for the VTK frames. For a
+// material with plastic strain, the stress at an output point is the material's from the mean
+// plastic strain of the cell's quadrature points (where the plastic strain is kept).
 class StressPostprocessor : public DataPostprocessor<3> {
  public:
-  explicit StressPostprocessor(const materials::Material& material) : material_(material) {}
+  StressPostprocessor(const materials::Material& material,
+                      const std::vector<SymmetricTensor<2, 3>>& cell_plastic_strain)
+      : material_(material), cell_plastic_strain_(cell_plastic_strain) {}
   void evaluate_vector_field(const DataPostprocessorInputs::Vector<3>& in,
                              std::vector<Vector<double>>& out) const override {
+    const SymmetricTensor<2, 3> plastic_strain =
+        cell_plastic_strain_.empty()
+            ? SymmetricTensor<2, 3>()
+            : cell_plastic_strain_[in.template get_cell<3>()->active_cell_index()];
     for (unsigned int q = 0; q < in.solution_gradients.size(); ++q) {
       Tensor<2, 3> grad;
       for (unsigned int d = 0; d < 3; ++d) grad[d] = in.solution_gradients[q][d];
-      const Tensor<2, 3> sigma = materials::stress(material_, symmetrize(grad));
+      const Tensor<2, 3> sigma = materials::stress(material_, symmetrize(grad), plastic_strain);
       Tensor<2, 3> dev = sigma;
       for (unsigned int d = 0; d < 3; ++d) dev[d][d] -= trace(sigma) / 3;
       for (unsigned int d = 0; d < 3; ++d)
@@ -74,6 +82,7 @@ class StressPostprocessor : public DataPostprocessor<3> {
 
  private:
   materials::Material material_;
+  const std::vector<SymmetricTensor<2, 3>>& cell_plastic_strain_;  // empty: none
 };
 
 // A deterministic pseudo-random value from a position (the same on any partition).
@@ -93,13 +102,15 @@ struct NodeSums {
   double angular_momentum[3];  // sum m x cross v, about the origin
   double second_moment[6];     // sum m x_i x_j: xx yy zz xy xz yz
   double kinetic_energy;       // sum 1/2 m v_{n-1/2}.v_{n+1/2}
-  double twice_strain_energy;  // u.Ku
+  double twice_strain_energy;  // u.Ku - integral of sigma : eps_p (u.Ku when elastic)
+  double plastic_dissipation;  // the material's plastic work so far (InternalForce::energies)
+  double cells_with_state;     // ... and its cells whose plastic state is read
   // the contact of the last step
   double impulse[3];  // on the body, N s
   double friction_work, normal_contact_loss, contact_nodes, contact_area;
   // P's node (on its owner; zero elsewhere)
   double contact_point[3], contact_point_velocity[3];
-  static constexpr int size = 31;
+  static constexpr int size = 33;
 };
 static_assert(sizeof(NodeSums) == NodeSums::size * sizeof(double), "NodeSums holds doubles only");
 
@@ -406,7 +417,8 @@ void SolverImpl<p>::estimate_time_step() {
 template <int p>
 double SolverImpl<p>::estimate_lambda_max(int iterations) {
   // Power iteration on M^-1 K from a position-hashed start vector; Rayleigh quotient
-  // x.Kx / x.Mx (a lower bound that converges from below).
+  // x.Kx / x.Mx (a lower bound that converges from below). K is the elastic operator: a plastic
+  // body is softer where it yields, so the elastic step is stable for it.
   VectorType x, y;
   internal_force_->initialize_dof_vector(x);
   internal_force_->initialize_dof_vector(y);
@@ -415,7 +427,7 @@ double SolverImpl<p>::estimate_lambda_max(int iterations) {
     for (unsigned int d = 0; d < 3; ++d) x.local_element(n.dof[d]) = hash_value(n.X, scale, d);
   double lambda = 0;
   for (int k = 0; k < iterations; ++k) {
-    internal_force_->apply(y, x);
+    internal_force_->apply_elastic(y, x);
     double xkx = 0, xmx = 0;
     for (const Node& n : nodes_)
       for (unsigned int d = 0; d < 3; ++d) {
@@ -458,13 +470,16 @@ void SolverImpl<p>::set_state(const Eigen::Vector3d& displacement, const Eigen::
   touched_.clear();
   previous_velocity_ = velocity_;
   state_ = State();
+  internal_force_->reset_state();  // t = 0: a virgin material
   update_force();
   compute_averages();
 }
 
+// The one evaluation of the internal force per step: the material's state (plastic strain)
+// advances to u_{n+1} here and nowhere else.
 template <int p>
 void SolverImpl<p>::update_force() {
-  internal_force_->apply(force_, displacement_);
+  internal_force_->apply_and_advance(force_, displacement_);
 }
 
 // One step of the leapfrog (central difference) with the target's contact. Before it
@@ -611,7 +626,10 @@ NodeSums SolverImpl<p>::local_sums() const {
   std::copy(l, l + 3, s.angular_momentum);
   std::copy(second, second + 6, s.second_moment);
   s.kinetic_energy = kinetic_sum;
-  s.twice_strain_energy = strain;
+  const InternalForce::Energies material = internal_force_->energies();
+  s.twice_strain_energy = strain - material.plastic_stress_work;
+  s.plastic_dissipation = material.plastic_dissipation;
+  s.cells_with_state = material.cells_with_state;
   for (unsigned int d = 0; d < 3; ++d) s.impulse[d] = state_.step_impulse[d];
   s.friction_work = state_.step_friction_work;
   s.normal_contact_loss = state_.step_normal_contact_loss;
@@ -659,6 +677,8 @@ void SolverImpl<p>::reduce_sums(const NodeSums& local, double lowest) {
   st.omega = st.central_inertia.ldlt().solve(st.central_angular_momentum);
   st.kinetic_energy = r.kinetic_energy;
   st.internal_energy = 0.5 * r.twice_strain_energy;
+  st.plastic_dissipation = r.plastic_dissipation;
+  st.cells_with_plastic_state = (unsigned long long)std::llround(r.cells_with_state);
   st.rigid_kinetic_energy = 0.5 * st.mass * st.centre_velocity.squaredNorm() +
                             0.5 * st.omega.dot(st.central_inertia * st.omega);
   st.vibration_kinetic_energy = st.kinetic_energy - st.rigid_kinetic_energy;
@@ -673,7 +693,8 @@ void SolverImpl<p>::reduce_sums(const NodeSums& local, double lowest) {
       st.centre_velocity + st.omega.cross(st.contact_point - st.centre);
   st.lowest_boundary_height = lowest;
   st.finite = std::isfinite(st.kinetic_energy) && std::isfinite(st.internal_energy) &&
-              std::isfinite(st.momentum.sum()) && std::isfinite(lowest);
+              std::isfinite(st.plastic_dissipation) && std::isfinite(st.momentum.sum()) &&
+              std::isfinite(lowest);
 }
 
 template <int p>
@@ -702,7 +723,7 @@ double SolverImpl<p>::time_state_averages(int applications) {
 
 template <int p>
 PatchTestResult SolverImpl<p>::patch_test(const Eigen::Matrix3d& gradient) {
-  VectorType saved = displacement_;
+  const VectorType saved = displacement_, saved_force = force_;
   displacement_ = 0;
   for (const Node& n : nodes_) {
     const Eigen::Vector3d u = gradient * Eigen::Vector3d(n.X[0], n.X[1], n.X[2]);
@@ -728,7 +749,7 @@ PatchTestResult SolverImpl<p>::patch_test(const Eigen::Matrix3d& gradient) {
   r.max_interior_force = Utilities::MPI::max(r.max_interior_force, communicator_);
   r.force_scale = Utilities::MPI::max(r.force_scale, communicator_);
   displacement_ = saved;
-  update_force();
+  force_ = saved_force;  // (not update_force(): that would advance the material's state)
   return r;
 }
 
@@ -757,8 +778,15 @@ std::string SolverImpl<p>::write_frame(const std::string& directory, unsigned in
                       DataOut<3>::type_dof_data, vector);
   out.add_data_vector(traction, std::vector<std::string>(3, "contact_traction"),
                       DataOut<3>::type_dof_data, vector);
-  const StressPostprocessor stress(material_);
+  std::vector<double> equivalent_plastic_strain;
+  std::vector<SymmetricTensor<2, 3>> plastic_strain;
+  const bool plastic = materials::has_state_per_point(material_);
+  if (plastic) internal_force_->cell_plastic_strain(equivalent_plastic_strain, plastic_strain);
+  const StressPostprocessor stress(material_, plastic_strain);
   out.add_data_vector(u, stress);
+  Vector<double> equivalent(equivalent_plastic_strain.begin(), equivalent_plastic_strain.end());
+  if (plastic)
+    out.add_data_vector(equivalent, "equivalent_plastic_strain", DataOut<3>::type_cell_data);
   Vector<float> subdomain(mesh_.triangulation->n_active_cells());
   for (const auto& cell : mesh_.triangulation->active_cell_iterators())
     if (cell->is_locally_owned())

@@ -84,6 +84,8 @@ const std::vector<std::pair<std::string, std::string>>& unit_table() {
       {"binormal_impulse", "N s"},
       {"lowest_boundary_height", "m"},
       {"normal_contact_loss", "J"},
+      {"plastic_dissipation", "J"},
+      {"material_model", ""},
       // sweep_fem.csv and refinement.csv: the FEM runs' statistics and bookkeeping.
       {"status", ""},
       {"message", ""},

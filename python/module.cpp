@@ -421,7 +421,13 @@ PYBIND11_MODULE(_rebound, m) {
       .def_readonly("poisson_ratio", &cases::Material::poisson_ratio)
       .def_readonly("density", &cases::Material::density)
       .def_readonly("yield_stress", &cases::Material::yield_stress,
-                    "Pa, optional (None); normal_law thornton needs it");
+                    "Pa, optional (None); normal_law thornton and model elastic-plastic need it")
+      .def_property_readonly(
+          "model",
+          [](const cases::Material& material) {
+            return std::string(cases::to_string(material.model));
+          },
+          "the FE body's material: \"elastic\" or \"elastic-plastic\"");
   py::class_<cases::Contact>(m, "Contact", "contact section of a case")
       .def_readonly("friction", &cases::Contact::friction);
   py::class_<cases::Impact>(m, "Impact",

@@ -15,6 +15,14 @@ namespace rebound::studies {
 FemQuasiStatic run_quasi_static_into(const cases::Case& c, const std::string& directory,
                                      int extra_levels,
                                      const std::function<void(int, int)>& progress) {
+  // The static law factorises the elastic stiffness once (fem/quasi_static.h): no plasticity.
+  if (c.material.model != cases::MaterialModel::elastic)
+    throw cases::CaseError(c.source, "material.model",
+                           std::string("is \"") + cases::to_string(c.material.model) +
+                               "\"; rebound fem --quasi-static solves the elastic body's contact "
+                               "law (one factorised stiffness): expected \"elastic\" (the "
+                               "explicit run, rebound fem without --quasi-static, takes "
+                               "\"elastic-plastic\")");
   observables::OutputFolder folder(directory, {"static_law.csv", "summary.json"},
                                    "rebound fem --quasi-static");
   const cases::Derived d = cases::derive(c);

@@ -8,12 +8,16 @@
 //
 // To add a material: its header here (the stress, and the constants it reads from the case), an
 // alternative of Material, its case in make_material (material.cpp). A material with state per
-// quadrature point (plasticity, viscoelasticity) also needs the kernel to keep that state
+// quadrature point declares `static constexpr bool has_state = true` and the kernel keeps that
+// state per cell batch and quadrature point, advancing it once per time step
+// (InternalForce::apply_and_advance); fem/materials/elastic_plastic.h is the one there is
 // (docs/ARCHITECTURE.md).
 #pragma once
 
+#include <type_traits>
 #include <variant>
 
+#include "fem/materials/elastic_plastic.h"
 #include "fem/materials/linear_elastic.h"
 
 namespace rebound::cases {
@@ -22,17 +26,44 @@ struct Case;
 
 namespace rebound::fem::materials {
 
-using Material = std::variant<LinearElastic>;
+using Material = std::variant<LinearElastic, ElasticPlastic>;
+
+// Whether a material keeps state per quadrature point (its member has_state; false without one).
+template <typename M, typename = void>
+struct HasState : std::false_type {};
+template <typename M>
+struct HasState<M, std::void_t<decltype(M::has_state)>> : std::bool_constant<M::has_state> {};
+template <typename M>
+inline constexpr bool has_state = HasState<M>::value;
+
+inline bool has_state_per_point(const Material& material) {
+  return std::visit([](const auto& m) { return has_state<std::decay_t<decltype(m)>>; }, material);
+}
 
 // The body's material as the case describes it (fem/materials/material.cpp). The kernel's
 // headers do not include the case, so that a change of the case description does not compile
 // the matrix-free kernels again.
 Material make_material(const cases::Case& c);
 
-// sigma(eps) of any material, for one point (VTK output, patch test).
+// sigma(eps) of any material, for one point from the virgin state (the patch test).
 inline dealii::SymmetricTensor<2, 3> stress(const Material& material,
                                             const dealii::SymmetricTensor<2, 3>& strain) {
   return std::visit([&](const auto& m) { return m.stress(strain); }, material);
+}
+
+// sigma at one point of a body whose plastic strain there is eps_p (the VTK output: eps_p is the
+// mean of the cell's quadrature points); an elastic material ignores eps_p.
+inline dealii::SymmetricTensor<2, 3> stress(const Material& material,
+                                            const dealii::SymmetricTensor<2, 3>& strain,
+                                            const dealii::SymmetricTensor<2, 3>& plastic_strain) {
+  return std::visit(
+      [&](const auto& m) {
+        if constexpr (has_state<std::decay_t<decltype(m)>>)
+          return m.radial_return(strain, plastic_strain).stress;
+        else
+          return m.stress(strain);
+      },
+      material);
 }
 
 }  // namespace rebound::fem::materials

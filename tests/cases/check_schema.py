@@ -182,6 +182,10 @@ def main():
         bad("thornton with a restitution",
             lambda d: (d["material"].update(yield_stress=2e8),
                        d["lumped"].update(normal_law="thornton", restitution=0.8))),
+        bad("elastic-plastic without material.yield_stress",
+            lambda d: d["material"].update(model="elastic-plastic")),
+        bad("material.model not a choice",
+            lambda d: d["material"].update(model="plastic", yield_stress=2e8)),
         bad("viscoelastic without dissipative_constant",
             lambda d: d["lumped"].update(normal_law="viscoelastic")),
         bad("viscoelastic with a negative dissipative_constant",
@@ -234,6 +238,8 @@ def main():
         bad("thornton with the yield stress",
             lambda d: (d["material"].update(yield_stress=2e8),
                        d["lumped"].update(normal_law="thornton"))),
+        bad("elastic-plastic with the yield stress",
+            lambda d: d["material"].update(model="elastic-plastic", yield_stress=2e8)),
         bad("viscoelastic with its dissipative constant",
             lambda d: d["lumped"].update(normal_law="viscoelastic", dissipative_constant=1e-6)),
         bad("exact calibration of michalczyk at e = 0.0005",
@@ -252,7 +258,7 @@ def main():
     # a key it rejects ('lumped.model is "x"; expected one of "lai" | ...'), and they must be the
     # schema's enum, in the same order.
     choices = [("lumped", "model"), ("lumped", "normal_law"), ("lumped", "restitution_calibration"),
-               ("body", "shape"), ("target", "type")]
+               ("body", "shape"), ("target", "type"), ("material", "model")]
     for section, key in choices:
         where = schema["$defs"] if section in schema["$defs"] else schema["properties"]
         enum = where[section]["properties"][key].get("enum")

@@ -465,3 +465,28 @@ TEST(Parser, RestitutionTable) {
   rigid_zero["lumped"]["restitution"]["mean"] = {0.9, 0.0, 0.5};
   EXPECT_NO_THROW(parse_case(rigid_zero, "ok.json"));
 }
+
+// material.model: "elastic" by default, "elastic-plastic" with its yield stress; a value that is
+// not a choice is rejected naming the file, the key and the choices, and "elastic-plastic"
+// without material.yield_stress naming that key (the FE body's von Mises yield stress).
+TEST(Parser, MaterialModel) {
+  EXPECT_EQ(parse_case(valid_case(), "ok.json").material.model,
+            rebound::cases::MaterialModel::elastic);
+  json bad = valid_case();
+  bad["material"]["model"] = "plastic";
+  expect_rejected(bad, "material.model",
+                  "is \"plastic\"; expected one of \"elastic\" | \"elastic-plastic\"");
+  bad["material"]["model"] = 1;
+  expect_rejected(bad, "material.model", "expected a string");
+  json missing = valid_case();
+  missing["material"]["model"] = "elastic-plastic";
+  expect_rejected(missing, "material.yield_stress",
+                  "is missing; material.model \"elastic-plastic\" needs the von Mises yield "
+                  "stress");
+  json good = missing;
+  good["material"]["yield_stress"] = 3.55e8;
+  const Case c = parse_case(good, "ok.json");
+  EXPECT_EQ(c.material.model, rebound::cases::MaterialModel::elastic_plastic);
+  EXPECT_EQ(c.material.yield_stress.value_or(0), 3.55e8);
+  EXPECT_STREQ(rebound::cases::to_string(c.material.model), "elastic-plastic");
+}

@@ -1,0 +1,16 @@
+// The one-lane elastic-plastic kernel (deal.II's own instantiations), in a unit of its own
+// (fem/internal_force_kernel.h, make_plastic_operator).
+#include "fem/internal_force_kernel.h"
+
+namespace rebound::fem::kernel {
+
+template <typename Lanes>
+std::unique_ptr<InternalForce> make_plastic_operator(const InternalForce::Setup& setup,
+                                                     const materials::ElasticPlastic& material) {
+  return make_kernel<Lanes>(setup, material);
+}
+
+template std::unique_ptr<InternalForce> make_plastic_operator<dealii::VectorizedArray<double, 1>>(
+    const InternalForce::Setup&, const materials::ElasticPlastic&);
+
+}  // namespace rebound::fem::kernel
