@@ -94,7 +94,8 @@ TEST(FemContact, CurvedSurfaceLawIsThePlaneLawInTheLocalFrame) {
     EXPECT_LT((curved.impulse - q * plane.impulse).norm(), 1e-14 * (1 + plane.impulse.norm()));
     EXPECT_NEAR(curved.friction_work, plane.friction_work, 1e-14 * (1 + plane.friction_work));
     EXPECT_NEAR(curved.normal_work, plane.normal_work, 1e-14 * (1 + std::abs(plane.normal_work)));
-    if (curved.active)  // the node ends on the tangent plane
+    if (curved.active) {  // the node ends on the tangent plane
       EXPECT_NEAR(s.gap + kDt * v_curved.dot(q * Eigen::Vector3d::UnitY()), 0, 1e-17);
+    }
   }
 }
