@@ -197,16 +197,12 @@ DYNAMIC_QUANTITIES = [("contact_duration", "t_c (us)", 1e6), ("peak_normal_force
 
 
 def max_approach(history):
-    """The largest approach of the centroid in history.csv (minus its normal displacement),
-    refined by the parabola through the largest sample and its neighbours."""
+    """The largest approach of the centroid in history.csv, as the study takes it from the lumped
+    histories (socket_study.largest_approach: minus the normal displacement, refined by the
+    parabola through the largest sample and its neighbours)."""
     with open(history, newline="") as stream:
-        approach = [-float(r["normal_displacement_m"]) for r in csv.DictReader(stream)]
-    k = max(range(len(approach)), key=approach.__getitem__)
-    if 0 < k < len(approach) - 1:
-        a, b, c = approach[k - 1], approach[k], approach[k + 1]
-        if a - 2 * b + c < 0:
-            return b - (c - a) ** 2 / (8 * (a - 2 * b + c))
-    return approach[k]
+        displacement = [float(r["normal_displacement_m"]) for r in csv.DictReader(stream)]
+    return study.largest_approach({"normal_displacement_m": displacement})
 
 
 def run_impacts(rebound_fem, clearance_mm, resolutions, degree, out):
@@ -350,17 +346,15 @@ def main():
                + (f" --up-to {args.up_to:g}" if args.up_to is not None else "") + "`")
     if args.dynamic:
         rows = converge_impacts(build, out, clearances, resolutions, args.degree)
-        path = write(rows, out, "fem_dynamic_convergence.csv")
-        print(f"FE impact of the ball in the rigid socket at {study.SPEED} m/s, FE_Q({args.degree}) "
-              f"({command}):\n")
-        print(markdown_impacts(rows, resolutions))
-        print(f"\nwritten: {os.path.relpath(path, ROOT)}")
-        return 0
-    rows = converge(build, out, clearances, resolutions, args.degree, args.up_to)
-    path = write(rows, out, "fem_static_convergence.csv")
-    print(f"FE static law of the ball in the rigid socket, F/F_Hertz(R_eff), FE_Q({args.degree}) "
-          f"({command}):\n")
-    print(markdown(rows, resolutions))
+        name, table = "fem_dynamic_convergence.csv", markdown_impacts(rows, resolutions)
+        title = f"FE impact of the ball in the rigid socket at {study.SPEED} m/s"
+    else:
+        rows = converge(build, out, clearances, resolutions, args.degree, args.up_to)
+        name, table = "fem_static_convergence.csv", markdown(rows, resolutions)
+        title = "FE static law of the ball in the rigid socket, F/F_Hertz(R_eff)"
+    path = write(rows, out, name)
+    print(f"{title}, FE_Q({args.degree}) ({command}):\n")
+    print(table)
     print(f"\nwritten: {os.path.relpath(path, ROOT)}")
     return 0
 

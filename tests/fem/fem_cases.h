@@ -23,6 +23,21 @@ inline cases::Case small_hertz(int degree) {
   return c;
 }
 
+// cases/NAME.json.
+inline cases::Case load(const std::string& name) {
+  return cases::load_case(std::string(REBOUND_SOURCE_DIR) + "/cases/" + name + ".json");
+}
+
+// cases/NAME.json at the size of the command-line and MPI tests: p = 1, no global refinement,
+// contact cells of a_max / 2 (seconds per run).
+inline cases::Case coarse(const std::string& name) {
+  cases::Case c = load(name);
+  c.fem.degree = 1;
+  c.fem.refinement = 0;
+  c.fem.contact_resolution = 2;
+  return c;
+}
+
 // A fresh folder TMP/PREFIX<pid> holding case.json: the Hertz sphere at p = 1 with no global
 // refinement (seconds for the command-line tests). Returns the folder.
 inline std::filesystem::path coarse_hertz_case_folder(const std::string& prefix) {

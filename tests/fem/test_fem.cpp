@@ -33,10 +33,7 @@ using rebound::cases::Case;
 
 namespace {
 
-Case load(const std::string& name) {
-  return rebound::cases::load_case(std::string(REBOUND_SOURCE_DIR) + "/cases/" + name + ".json");
-}
-
+using rebound::test::load;
 using rebound::test::small_hertz;
 
 double relative(double value, double exact) {
@@ -557,11 +554,7 @@ TEST(FemCommand, FullDiskNamesTheFileAndTheReason) {
 
 // The case both partitioned-run tests use: sphere-lai-psi2 at p = 1, refinement 0, resolution 2.
 Case coarse_sphere_psi2() {
-  Case c = load("sphere-lai-psi2");
-  c.fem.degree = 1;
-  c.fem.refinement = 0;
-  c.fem.contact_resolution = 2;
-  return c;
+  return rebound::test::coarse("sphere-lai-psi2");
 }
 
 // The worst relative difference of the summary scalars of two runs, and its key; a scalar null in

@@ -28,10 +28,6 @@ using rebound::cases::Case;
 using rebound::fem::materials::ElasticPlastic;
 using rebound::fem::materials::LinearElastic;
 
-Case load(const std::string& name) {
-  return rebound::cases::load_case(std::string(REBOUND_SOURCE_DIR) + "/cases/" + name + ".json");
-}
-
 // The yield stress Y that puts the case's normal speed at `ratio` times Thornton's (1997) yield
 // speed of a sphere on a rigid plane, V_y = 1.56 sqrt(p_y^5 / (E*^4 rho)), p_y = 1.6 Y, so
 // Y = (V_y^2 E*^4 rho / 1.56^2)^(1/5) / 1.6 with V_y = v_n / ratio.
@@ -53,11 +49,7 @@ Case plastic(Case c, double speed_over_yield_speed) {
 // The test-sized sphere of FemCommand (Hertz's steel sphere at 1 m/s, p = 1, no global
 // refinement, contact cells of a_max / 2): a run takes seconds.
 Case coarse_hertz() {
-  Case c = load("hertz-steel-sphere");
-  c.fem.degree = 1;
-  c.fem.refinement = 0;
-  c.fem.contact_resolution = 2;
-  return c;
+  return rebound::test::coarse("hertz-steel-sphere");
 }
 
 rebound::fem::RunResult run(const Case& c, MPI_Comm communicator = MPI_COMM_SELF) {
@@ -307,11 +299,7 @@ TEST(FemPlasticImpact, SimdLanesGiveTheSamePlasticImpactToRoundOff) {
 TEST(FemMpi, PlasticRunEqualsSerial) {
   if (dealii::Utilities::MPI::n_mpi_processes(MPI_COMM_WORLD) < 2)
     GTEST_SKIP() << "run under mpirun -np 2 (CTest: fem.mpi2_equals_serial)";
-  Case c = load("sphere-lai-psi2");
-  c.fem.degree = 1;
-  c.fem.refinement = 0;
-  c.fem.contact_resolution = 2;
-  c = plastic(c, 10);
+  const Case c = plastic(rebound::test::coarse("sphere-lai-psi2"), 10);
   const auto parallel = run(c, MPI_COMM_WORLD);
   const auto serial = run(c, MPI_COMM_SELF);
   ASSERT_EQ(parallel.status, "completed") << parallel.message;
