@@ -90,8 +90,9 @@ Mesh-refinement study of the FEM: runs `rebound fem` at every combination of
                               the cells away from P (~2x the work each on coarse
                               meshes); default: the case's value
   --contact-resolutions LIST  values of fem.contact_resolution, increasing, in
-                              [1, 64], e.g. 2,4,8: cells within a_max of P have
-                              diameter <= a_max / value; default: the case's value
+                              [1, 64], e.g. 2,4,8: cells within a of P have
+                              diameter <= a / value (a: Hertz's a_max, Thornton's
+                              zone for an elastic-plastic body); default: the case's value
 (at least one of the three), cheapest first, the rest of the case unchanged. Writes
 into DIR (default results/<case name>):
   refinement.csv    one row per finished run, rewritten after each run: level,

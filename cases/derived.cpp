@@ -192,6 +192,28 @@ HertzScales hertz_scales(double contact_modulus, double radius, double normal_ma
   return h;
 }
 
+ThorntonScales thornton_scales(const HertzScales& h, double yield_stress) {
+  ThorntonScales t;
+  const double E = h.contact_modulus, R = h.radius, m = h.normal_mass, v = h.normal_speed;
+  t.limiting_pressure = 1.6 * yield_stress;
+  t.yield_approach = std::pow(M_PI * t.limiting_pressure / (2 * E), 2) * R;
+  t.yield_force = 4.0 / 3.0 * E * std::sqrt(R) * std::pow(t.yield_approach, 1.5);
+  const double yield_energy = 0.4 * t.yield_force * t.yield_approach;
+  t.yield_speed = std::sqrt(2 * yield_energy / m);
+  const double energy = 0.5 * m * v * v;
+  if (energy <= yield_energy) {
+    t.max_compression = h.max_compression;
+  } else {  // (1/2) k x^2 + F_y x = energy - (2/5) F_y delta_y, k = pi p_y R, x = delta - delta_y
+    const double k = M_PI * t.limiting_pressure * R, F = t.yield_force;
+    t.max_compression =
+        t.yield_approach + (std::sqrt(F * F + 2 * k * (energy - yield_energy)) - F) / k;
+  }
+  t.contact_zone_radius = energy <= yield_energy
+                              ? h.contact_radius
+                              : std::sqrt(R * (2 * t.max_compression - t.yield_approach));
+  return t;
+}
+
 double kappa_of(double poisson_ratio) {
   return (2.0 - poisson_ratio) / (3.0 * (1.0 - poisson_ratio));
 }
@@ -300,6 +322,7 @@ Derived derive(const Case& c, const MassProperties& body) {
   d.impulse_scale = m * v;
   d.force_scale = m * v * v / d.length_scale;
   d.hertz = hertz_scales(E, R, 1.0 / d.inverse_inertia(1, 1), c.impact.normal_speed);
+  if (c.material.yield_stress) d.thornton = thornton_scales(d.hertz, *c.material.yield_stress);
   d.energy_flux_density =
       energy_flux_density(d.hertz.normal_mass, c.impact.normal_speed, d.hertz.radius);
   return d;
@@ -363,6 +386,11 @@ std::vector<DerivedValue> derived_values(const Case& c, const Derived& d) {
   };
   if (c.target.socket())
     v.push_back({"socket's effective radius R1 R2/dR", "m", d.hertz.radius, true});
+  if (c.material.yield_stress) {
+    v.push_back({"Thornton limiting pressure p_y", "Pa", d.thornton.limiting_pressure, true});
+    v.push_back({"Thornton yield speed V_y", "m/s", d.thornton.yield_speed, true});
+    v.push_back({"Thornton max compression", "m", d.thornton.max_compression, true});
+  }
   for (int i = 0; i < 3; ++i) {
     v.push_back({"centre of mass", "m", d.body.centre_of_mass[i], false});
     for (int j = 0; j < 3; ++j)
@@ -448,6 +476,13 @@ nlohmann::json to_json(const Case& c, const Derived& d) {
       {"normal_mass", d.hertz.normal_mass},         {"normal_speed", d.hertz.normal_speed},
       {"max_compression", d.hertz.max_compression}, {"duration", d.hertz.duration},
       {"peak_force", d.hertz.peak_force},           {"contact_radius", d.hertz.contact_radius}};
+  if (c.material.yield_stress)
+    j["thornton"] = {{"limiting_pressure", d.thornton.limiting_pressure},
+                     {"yield_approach", d.thornton.yield_approach},
+                     {"yield_force", d.thornton.yield_force},
+                     {"yield_speed", d.thornton.yield_speed},
+                     {"max_compression", d.thornton.max_compression},
+                     {"contact_zone_radius", d.thornton.contact_zone_radius}};
   // Michalczyk (2008), eqs. 3.1 and 3.10: Phi and the reduced mass m_w at P.
   j["energy_flux_density"] = d.energy_flux_density;
   j["reduced_mass"] = d.hertz.normal_mass;

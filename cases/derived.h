@@ -91,6 +91,26 @@ double hertz_duration_constant();
 HertzScales hertz_scales(double contact_modulus, double radius, double normal_mass,
                          double normal_speed);
 
+// Thornton's (1997, J. Appl. Mech. 64:383) elastic-perfectly-plastic normal impact on the Hertz
+// scales h of a body whose yield stress is Y: Hertz's law until the peak pressure reaches the
+// limiting pressure p_y = 1.6 Y at delta_y = (pi p_y / (2 E*))^2 R, then F = F_y + pi p_y R
+// (delta - delta_y); the yield speed is that of the energy (2/5) F_y delta_y, V_y =
+// sqrt(4 F_y delta_y / (5 m)) (1.56 sqrt(p_y^5 / (E*^4 rho)) for a sphere on a plane), and the
+// largest approach the one where the loading's work is m v^2 / 2 (docs/THEORY.md sec. 7).
+struct ThorntonScales {
+  double limiting_pressure = 0;  // p_y = 1.6 Y, Pa
+  double yield_approach = 0;     // delta_y, m
+  double yield_force = 0;        // F_y, N
+  double yield_speed = 0;        // V_y, m/s
+  double max_compression = 0;    // delta_max (Hertz's when v <= V_y), m
+  // The radius of the FE body's contact zone (the mesh's refined region, meshes::mesh_options):
+  // sqrt(R (2 delta_max - delta_y)), Hertz's a_max = sqrt(R delta_max) up to the yield speed,
+  // growing to the radius sqrt(2 R delta_max) of the sphere cut by the plane when the impact is
+  // far above it (docs/FEM.md, "Elastic-plastic material").
+  double contact_zone_radius = 0;
+};
+ThorntonScales thornton_scales(const HertzScales& h, double yield_stress);
+
 // The elastic constants of the contact of the body (material) with its target (Johnson,
 // Contact Mechanics, sec. 4.2, 5.4, 7.2; docs/THEORY.md sec. 3): everything the models take from
 // E and nu comes from here.
@@ -147,6 +167,7 @@ struct Derived {
   double impulse_scale = 0;  // m v, N s
   double force_scale = 0;    // m v^2 / eta, N
   HertzScales hertz;
+  ThorntonScales thornton;  // when material.yield_stress is set (else all zero)
   // Bagrejev's energy-flux density Phi = m_w v_w^2 / (2 r_w^3) (Michalczyk 2008, eq. 3.1; docs/
   // THEORY.md sec. 8), J/m^3: m_w the eccentric reduced mass at P (eqs. 3.9-3.10), for a body on
   // a rigid or infinitely massive target its normal mass 1/N_nn (hertz.normal_mass), v_w the

@@ -860,6 +860,28 @@ void check_derived(const Case& c, const Spelling& spelling, Problems& problems) 
                       " m = R (pi/2 - |phi|)/6, the largest contact zone (3 a_max around P) the "
                       "FEM can mesh on the touching cap; beyond it Hertz's small-contact "
                       "assumption a_max << R fails for every model");
+  } else if (c.material.model == MaterialModel::elastic_plastic &&
+             d.thornton.contact_zone_radius > limit) {
+    // The plastic contact outgrows Hertz's (ThorntonScales::contact_zone_radius): the largest
+    // normal speed whose zone fits, by bisection (the zone grows with the speed).
+    const HertzScales& h = d.hertz;
+    const auto zone = [&](double v) {
+      return thornton_scales(hertz_scales(h.contact_modulus, h.radius, h.normal_mass, v),
+                             *c.material.yield_stress)
+          .contact_zone_radius;
+    };
+    double low = 0, high = h.normal_speed;
+    for (int k = 0; k < 200 && high - low > 1e-12 * high; ++k)
+      (zone(0.5 * (low + high)) <= limit ? low : high) = 0.5 * (low + high);
+    problems.stop(spelling.speed,
+                  "is " + number_text(spelling.speed_given) + "; expected at most " +
+                      short_number(spelling.speed_given * low / h.normal_speed) +
+                      " m/s for this elastic-plastic body (material.model): the contact zone of "
+                      "Thornton's plastic impact, " +
+                      short_number(d.thornton.contact_zone_radius) + " m, exceeds " +
+                      short_number(limit) +
+                      " m = R (pi/2 - |phi|)/6, the largest contact zone the FEM can mesh on the "
+                      "touching cap");
   }
 }
 

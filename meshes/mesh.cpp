@@ -57,7 +57,12 @@ MeshOptions mesh_options(const cases::Case& c, int extra_levels) {
   MeshOptions o;
   o.global_levels = c.fem.refinement;
   o.extra_levels = extra_levels;
-  o.contact_radius = cases::derive(c).hertz.contact_radius;
+  // An elastic-plastic body's contact outgrows Hertz's above the yield speed: its zone is
+  // Thornton's (cases::ThorntonScales::contact_zone_radius; Hertz's a_max below V_y).
+  const cases::Derived d = cases::derive(c);
+  o.contact_radius = c.material.model == cases::MaterialModel::elastic_plastic
+                         ? d.thornton.contact_zone_radius
+                         : d.hertz.contact_radius;
   o.contact_resolution = c.fem.contact_resolution;
   o.cfl = c.fem.cfl;
   return o;

@@ -253,3 +253,40 @@ TEST(Derived, MassPropertiesJsonRoundTrip) {
   broken["inertia_central"][1] = {1.0, "x", 2.0};
   EXPECT_THROW(mass_properties_from_json(broken, "summary.json"), CaseError);
 }
+
+// Thornton's (1997) scales of a sphere on a plane: the yield speed is his 1.56 sqrt(p_y^5 /
+// (E*^4 rho)) (exactly pi^2/sqrt(40)); the loading's work to the largest approach is the impact
+// energy; below V_y everything is Hertz's, and the contact zone grows continuously from Hertz's
+// a_max at V_y towards the radius sqrt(2 R delta_max) of the sphere cut by the plane.
+TEST(Derived, ThorntonScales) {
+  Case c = load_case(REBOUND_SOURCE_DIR "/cases/hertz-steel-sphere.json");
+  c.material.yield_stress = 1e9;
+  const double E = derive(c).contact_modulus, rho = c.material.density, p_y = 1.6e9;
+  const double v_y =
+      M_PI * M_PI / std::sqrt(40.0) * std::sqrt(std::pow(p_y, 5) / (std::pow(E, 4) * rho));
+  const auto at = [&](double speed) {
+    Case s = c;
+    s.impact.normal_speed = speed;
+    return derive(s);
+  };
+  const Derived d = at(1.0);
+  const ThorntonScales& t = d.thornton;
+  EXPECT_NEAR(t.limiting_pressure, p_y, 1e-6);
+  EXPECT_NEAR(t.yield_speed / v_y, 1.0, 1e-12);
+  EXPECT_NEAR(1.56 / (M_PI * M_PI / std::sqrt(40.0)), 1.0, 1e-3);  // his rounded constant
+  ASSERT_GT(1.0, 10 * t.yield_speed);
+  const double R = d.hertz.radius, x = t.max_compression - t.yield_approach;
+  const double work =
+      0.4 * t.yield_force * t.yield_approach + t.yield_force * x + 0.5 * M_PI * p_y * R * x * x;
+  EXPECT_NEAR(work / (0.5 * d.hertz.normal_mass), 1.0, 1e-12);
+  EXPECT_GT(t.max_compression, d.hertz.max_compression);
+  EXPECT_NEAR(t.contact_zone_radius, std::sqrt(R * (2 * t.max_compression - t.yield_approach)),
+              1e-15);
+  const Derived below = at(0.5 * t.yield_speed);
+  EXPECT_EQ(below.thornton.max_compression, below.hertz.max_compression);
+  EXPECT_EQ(below.thornton.contact_zone_radius, below.hertz.contact_radius);
+  const Derived under = at(t.yield_speed * (1 - 1e-9)), over = at(t.yield_speed * (1 + 1e-9));
+  EXPECT_NEAR(over.thornton.contact_zone_radius / under.thornton.contact_zone_radius, 1.0, 1e-6);
+  c.material.yield_stress.reset();  // an elastic body has no Thornton scales
+  EXPECT_EQ(derive(c).thornton.yield_speed, 0.0);
+}

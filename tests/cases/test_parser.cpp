@@ -490,3 +490,28 @@ TEST(Parser, MaterialModel) {
   EXPECT_EQ(c.material.yield_stress.value_or(0), 3.55e8);
   EXPECT_STREQ(rebound::cases::to_string(c.material.model), "elastic-plastic");
 }
+
+// An elastic-plastic body's FE contact zone is Thornton's (cases::ThorntonScales), larger than
+// Hertz's above the yield speed: a speed whose zone does not fit on the touching cap is rejected
+// on the speed with the largest one that fits, and that speed (just below it) is accepted.
+TEST(Parser, PlasticContactZoneMustFitTheCap) {
+  json soft = valid_case();
+  soft["material"]["model"] = "elastic-plastic";
+  soft["material"]["yield_stress"] = 1e5;
+  expect_rejected(soft, "impact.normal_speed", "for this elastic-plastic body (material.model)");
+  const std::string message = rejection(soft).what();
+  const std::string at_most = "expected at most ";
+  const std::size_t at = message.find(at_most);
+  ASSERT_NE(at, std::string::npos) << message;
+  const double largest = std::stod(message.substr(at + at_most.size()));
+  ASSERT_GT(largest, 0.0);
+  ASSERT_LT(largest, 0.5);
+  soft["impact"]["normal_speed"] = 0.999 * largest;
+  const Case c = parse_case(soft, "ok.json");
+  const rebound::cases::Derived d = rebound::cases::derive(c);
+  EXPECT_GT(d.thornton.contact_zone_radius,
+            0.99 * rebound::cases::mesh_contact_radius_limit(c.body.radius, 0.0));
+  soft["material"]["model"] = "elastic";  // the elastic body's zone is Hertz's: accepted as given
+  soft["impact"]["normal_speed"] = 0.5;
+  EXPECT_NO_THROW(parse_case(soft, "ok.json"));
+}
