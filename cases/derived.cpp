@@ -6,6 +6,7 @@
 
 #include "cases/json_numbers.h"
 #include "cases/socket.h"
+#include "cases/warnings.h"
 
 namespace rebound::cases {
 namespace {
@@ -195,7 +196,7 @@ HertzScales hertz_scales(double contact_modulus, double radius, double normal_ma
 ThorntonScales thornton_scales(const HertzScales& h, double yield_stress) {
   ThorntonScales t;
   const double E = h.contact_modulus, R = h.radius, m = h.normal_mass, v = h.normal_speed;
-  t.limiting_pressure = 1.6 * yield_stress;
+  t.limiting_pressure = kYieldPressureFactor * yield_stress;
   t.yield_approach = std::pow(M_PI * t.limiting_pressure / (2 * E), 2) * R;
   t.yield_force = 4.0 / 3.0 * E * std::sqrt(R) * std::pow(t.yield_approach, 1.5);
   const double yield_energy = 0.4 * t.yield_force * t.yield_approach;

@@ -30,13 +30,10 @@ Configuration configuration_of(const cases::Case& c, const cases::Derived& d) {
     configuration.socket = cases::scaled(cases::socket_geometry(c), d.length_scale);
   configuration.polynomial_index = c.lumped.polynomial_index;
   // The laws with a material constant, in Lai's units (eta = d.length_scale, eta / v =
-  // d.time_scale): the yield compression delta_y = (pi p_y / (2 E*))^2 R, p_y = 1.6 Y (Thornton
-  // 1997), with the pair's E* and R as Hertz's law; A over eta / v.
-  if (c.material.yield_stress) {
-    const double p_y = cases::kYieldPressureFactor * *c.material.yield_stress;
-    const double a_y = M_PI * p_y / (2 * d.contact_modulus);  // a_y / R
-    configuration.yield_compression = a_y * a_y * d.hertz.radius / d.length_scale;
-  }
+  // d.time_scale): Thornton's (1997) yield compression delta_y = (pi p_y / (2 E*))^2 R, p_y =
+  // 1.6 Y, with the pair's E* and R as Hertz's law (cases::ThorntonScales); A over eta / v.
+  if (c.material.yield_stress)
+    configuration.yield_compression = d.thornton.yield_approach / d.length_scale;
   if (c.lumped.dissipative_constant)
     configuration.dissipative_constant = *c.lumped.dissipative_constant / d.time_scale;
   configuration.impulse_ratio = c.lumped.impulse_ratio;

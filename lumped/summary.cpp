@@ -111,9 +111,7 @@ void add_material_law(nlohmann::json& j, std::vector<std::string>& notes, const 
   const double stiffness = d.contact_modulus * std::sqrt(d.hertz.radius);  // E* sqrt(R)
   char text[600];
   if (law == NormalLaw::thornton) {
-    const double delta_y = *k.yield_compression * d.length_scale;
-    const double yield_velocity =
-        std::sqrt(16.0 / 15.0 * stiffness * std::pow(delta_y, 2.5) / mass);
+    const double yield_velocity = d.thornton.yield_speed;  // cases::ThorntonScales
     j["yield_velocity"] = yield_velocity;
     std::snprintf(text, sizeof text,
                   "normal_law \"thornton\": the contact yields (p_y = 1.6 Y) above the normal "

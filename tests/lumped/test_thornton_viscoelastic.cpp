@@ -344,3 +344,47 @@ TEST(PlasticAndViscoelasticCases, ViscoelasticFromSiUnits) {
     EXPECT_NEAR(j.at("normal_impact_restitution").get<double>(), *o.achieved_restitution, 1e-7);
   }
 }
+
+// Michalczyk (2008, sec. 3) takes R as a function of Bagrejev's energy-flux density Phi = m_w
+// v_n^2 / (2 R^3) alone. In Thornton's law it is exactly that: (1/2) m_w V_y^2 = (2/5) F_y
+// delta_y with F_y delta_y = (4/3) E* R^3 (pi p_y / (2 E*))^5, so (V / V_y)^2 = Phi / Phi_y with
+// Phi_y = (pi^5 / 60) p_y^5 / E*^4, a constant of the material (docs/THEORY.md sec. 7). Spheres
+// of two sizes and Lai's rod at three axis angles (three reduced masses m_w), frictionless, at
+// the same Phi = 25 Phi_y restitute Thornton's e at V / V_y = 5.
+TEST(ThorntonLaw, RestitutionDependsOnTheEnergyFluxDensityAlone) {
+  std::vector<Case> bodies;
+  for (double radius : {0.005, 0.01}) {
+    Case c = rebound::cases::load_case(REBOUND_SOURCE_DIR "/cases/sphere-thornton-steel.json");
+    c.body.radius = radius;
+    bodies.push_back(c);
+  }
+  for (double theta : {0.0, 0.27018, 0.6}) {
+    Case c = rebound::cases::load_case(REBOUND_SOURCE_DIR "/cases/rod-lai-a.json");
+    c.material.yield_stress = 1e9;
+    c.lumped.normal_law = "thornton";
+    c.lumped.lambda.reset();
+    c.lumped.theta.reset();
+    c.impact.theta = theta;
+    bodies.push_back(c);
+  }
+  std::vector<double> reduced_masses;
+  for (Case& c : bodies) {
+    c.contact.friction = 0;
+    c.impact.tangential_speed = 0;
+    c.impact.spin = 0;
+    c.impact.normal_speed = 1;
+    const Derived at_one = rebound::cases::derive(c);
+    const double E = at_one.contact_modulus, p_y = 1.6 * *c.material.yield_stress;
+    const double flux_y = std::pow(M_PI, 5) / 60 * std::pow(p_y, 5) / std::pow(E, 4);
+    const double m_w = at_one.hertz.normal_mass, R = at_one.hertz.radius;
+    c.impact.normal_speed = std::sqrt(2 * R * R * R * 25 * flux_y / m_w);
+    const Derived d = rebound::cases::derive(c);
+    EXPECT_NEAR(d.energy_flux_density / (25 * flux_y), 1.0, 1e-12);
+    EXPECT_NEAR(c.impact.normal_speed / d.thornton.yield_speed, 5.0, 1e-12);
+    EXPECT_NEAR(*solve(c, d).achieved_restitution, thornton_closed_form(0.2), 1e-6)
+        << c.name << " at theta " << c.impact.theta << ", m_w " << m_w << " kg";
+    reduced_masses.push_back(m_w);
+  }
+  // The rods' reduced masses differ (the test is not five copies of one impact).
+  EXPECT_GT(reduced_masses[2] / reduced_masses[4], 1.5);
+}
