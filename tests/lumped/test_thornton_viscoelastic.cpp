@@ -381,7 +381,10 @@ TEST(ThorntonLaw, RestitutionDependsOnTheEnergyFluxDensityAlone) {
     const Derived d = rebound::cases::derive(c);
     EXPECT_NEAR(d.energy_flux_density / (25 * flux_y), 1.0, 1e-12);
     EXPECT_NEAR(c.impact.normal_speed / d.thornton.yield_speed, 5.0, 1e-12);
-    EXPECT_NEAR(*solve(c, d).achieved_restitution, thornton_closed_form(0.2), 1e-6)
+    const double e = *solve(c, d).achieved_restitution;
+    std::printf("%s, R = %g m, theta = %g: m_w = %.4f kg, v_n = %.5g m/s, e = %.8f\n",
+                c.name.c_str(), c.body.radius, c.impact.theta, m_w, c.impact.normal_speed, e);
+    EXPECT_NEAR(e, thornton_closed_form(0.2), 1e-6)
         << c.name << " at theta " << c.impact.theta << ", m_w " << m_w << " kg";
     reduced_masses.push_back(m_w);
   }
