@@ -30,9 +30,10 @@ const char* const kFemUsage =
        mpirun -np N rebound fem CASE [...]
        rebound fem CASE --quasi-static [-o DIR] [--level K] [-q]
 
-Explicit 3-D FEM (deal.II, linear elasticity, FE_Q(fem.degree)) of the impact on
-the rigid plane: kinematic node-to-plane contact with Coulomb friction, started from
-the case's rigid-body motion; runs until the contact has ended and 0.2 Hertz
+Explicit 3-D FEM (deal.II, FE_Q(fem.degree), small strain; material.model elastic
+or elastic-plastic) of the impact on the case's target (rigid plane or spherical
+socket): kinematic node-to-target contact with Coulomb friction, started from the
+case's rigid-body motion; runs until the contact has ended and 0.2 Hertz
 durations have passed (at most 3), or to fem.end_time. --level K adds K global
 refinements to the mesh, --frames N sets the number of VTK frames (default
 fem.frames; 0 writes none, and no solution.pvd). Writes into DIR/fem/ (DIR
