@@ -23,7 +23,6 @@ Writes OUT/plastic_flux_density.csv and prints a markdown table. Exits 1 naming 
 failed, 2 for bad arguments.
 """
 import argparse
-import csv
 import json
 import math
 import os
@@ -31,8 +30,8 @@ import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from plastic_restitution import extrapolate, fail, run_case  # noqa: E402
-from socket_fem import numbers  # noqa: E402
+from plastic_restitution import extrapolate, run_case, setup  # noqa: E402
+from socket_fem import fail, write  # noqa: E402
 
 CASE = os.path.join(ROOT, "cases", "rod-lai-a.json")
 
@@ -67,21 +66,9 @@ def main():
         thetas = [float(t) for t in args.thetas.split(",")]
     except ValueError:
         fail(f"--thetas {args.thetas!r}: expected comma-separated angles in rad", 2)
-    resolutions = numbers(args.resolutions, float, "--resolutions")
-    if len(resolutions) != 3 or sorted(resolutions) != resolutions or len(set(resolutions)) != 3:
-        fail(f"--resolutions {args.resolutions!r}: expected three increasing values", 2)
     if not args.ratio > 1 or not args.yield_stress > 0:
         fail("--ratio must be > 1 and --yield-stress > 0", 2)
-    rebound_fem = os.path.join(os.path.abspath(args.build), "bin", "rebound-fem")
-    if not os.access(rebound_fem, os.X_OK):
-        fail(f"{rebound_fem} not found (build first: bash scripts/build.sh)")
-    sys.path.insert(0, os.path.join(os.path.abspath(args.build), "python"))
-    try:
-        import rebound
-    except ImportError as error:
-        fail(f"{error}; build the Python module in {args.build}", 2)
-    out = os.path.abspath(args.out)
-    os.makedirs(out, exist_ok=True)
+    resolutions, rebound_fem, rebound, out = setup(args)
     with open(CASE) as stream:
         base = json.load(stream)
     rows = []
@@ -102,11 +89,7 @@ def main():
         impact_energy = 0.5 * derived["reduced_mass"] * case["impact"]["normal_speed"] ** 2
         vibration, plastic = [], []
         for run in runs:
-            directory = run["directory"]
-            if not os.path.isabs(directory):
-                directory = os.path.join(out, case["name"], directory)
-            with open(os.path.join(directory, "summary.json")) as stream:
-                s = json.load(stream)
+            s = run["summary"]
             vibration.append((s["internal_energy_final"] + s["vibration_kinetic_energy_final"])
                              / impact_energy)
             plastic.append(s["plastic_dissipation"] / impact_energy)
@@ -126,13 +109,7 @@ def main():
                      "e_thornton": rebound.lumped(loaded, history=False)["e_newton"]})
         print(f"plastic_flux_density.py: theta = {theta:g}: e = {e[1]:.4f} +- {e[2]:.2g}",
               file=sys.stderr)
-    path = os.path.join(out, "plastic_flux_density.csv")
-    with open(path, "w", newline="") as stream:
-        writer = csv.DictWriter(stream, fieldnames=list(rows[0]))
-        writer.writeheader()
-        for row in rows:
-            writer.writerow({k: ("" if v is None else f"{v:.10g}" if isinstance(v, float) else v)
-                             for k, v in row.items()})
+    path = write(rows, out, "plastic_flux_density.csv")
     head = " | ".join(f"r = {r:g}" for r in resolutions)
     print(f"Elastic-plastic FE rod at Phi = {args.ratio:g}^2 Phi_y (`python3 "
           f"scripts/plastic_flux_density.py --thetas {args.thetas} --ratio {args.ratio:g} "

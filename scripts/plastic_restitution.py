@@ -30,19 +30,13 @@ import csv
 import json
 import math
 import os
-import subprocess
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from socket_fem import numbers, richardson  # noqa: E402  (the list parser, the extrapolation)
+from socket_fem import executable, fail, numbers, richardson, run_refine, write  # noqa: E402
 
 CASE = os.path.join(ROOT, "cases", "hertz-steel-sphere.json")
-
-
-def fail(message, status=1):
-    print(f"plastic_restitution.py: {message}", file=sys.stderr)
-    sys.exit(status)
 
 
 def yield_stress_at(case, ratio):
@@ -86,36 +80,34 @@ def contact_at_peak(directory):
 
 
 def run_case(rebound_fem, case, resolutions, out):
-    path = os.path.join(out, case["name"] + ".json")
-    with open(path, "w") as stream:
-        json.dump(case, stream, indent=2)
-        stream.write("\n")
-    folder = os.path.join(out, case["name"])
-    log = os.path.join(out, case["name"] + ".log")
-    command = [rebound_fem, "refine", path, "--contact-resolutions",
-               ",".join(f"{r:g}" for r in resolutions), "--resume", "--frames", "0",
-               "--no-plots", "-o", folder]
-    with open(log, "w") as stream:
-        status = subprocess.run(command, stdout=stream, stderr=subprocess.STDOUT).returncode
-    if status != 0:
-        fail(f"{' '.join(command)} exited with {status} (log: {log})")
-    with open(os.path.join(folder, "refinement.json")) as stream:
-        runs = [r for r in json.load(stream)["runs"] if r["contact_resolution"] in resolutions]
-    runs.sort(key=lambda r: r["contact_resolution"])
-    if [r["contact_resolution"] for r in runs] != list(resolutions):
-        fail(f"{folder}/refinement.json: expected one run per resolution {resolutions}")
+    """`rebound refine` along the contact resolutions (no frames); its runs coarse to fine with
+    the plastic work's fraction, the energy balance and the contact at the peak force."""
+    runs = run_refine(rebound_fem, case, resolutions, out, ["--frames", "0"])
     for run in runs:
-        if run["status"] != "completed":
-            fail(f"{run['directory']}: status {run['status']}")
-        directory = run["directory"]
-        if not os.path.isabs(directory):
-            directory = os.path.join(folder, directory)
-        with open(os.path.join(directory, "summary.json")) as stream:
+        with open(os.path.join(run["directory"], "summary.json")) as stream:
             summary = json.load(stream)
+        run["summary"] = summary
         run["plastic_fraction"] = summary["plastic_dissipation"] / summary["kinetic_energy_initial"]
         run["energy_balance_error"] = summary["energy_balance_error"]
-        run["mean_pressure"], run["contact_radius"] = contact_at_peak(directory)
+        run["mean_pressure"], run["contact_radius"] = contact_at_peak(run["directory"])
     return runs
+
+
+def setup(args):
+    """The three resolutions, rebound-fem, the rebound module and the output folder of a study's
+    arguments (exits 2 naming a bad one)."""
+    resolutions = numbers(args.resolutions, float, "--resolutions")
+    if len(resolutions) != 3 or sorted(resolutions) != resolutions or len(set(resolutions)) != 3:
+        fail(f"--resolutions {args.resolutions!r}: expected three increasing values", 2)
+    rebound_fem = executable(os.path.abspath(args.build))
+    sys.path.insert(0, os.path.join(os.path.abspath(args.build), "python"))
+    try:
+        import rebound
+    except ImportError as error:
+        fail(f"{error}; build the Python module in {args.build}", 2)
+    out = os.path.abspath(args.out)
+    os.makedirs(out, exist_ok=True)
+    return resolutions, rebound_fem, rebound, out
 
 
 def main():
@@ -130,19 +122,7 @@ def main():
     ratios = numbers(args.ratios, float, "--ratios")
     if any(not r > 0 for r in ratios):
         fail(f"--ratios {args.ratios!r}: expected values > 0", 2)
-    resolutions = numbers(args.resolutions, float, "--resolutions")
-    if len(resolutions) != 3 or sorted(resolutions) != resolutions or len(set(resolutions)) != 3:
-        fail(f"--resolutions {args.resolutions!r}: expected three increasing values", 2)
-    rebound_fem = os.path.join(os.path.abspath(args.build), "bin", "rebound-fem")
-    if not os.access(rebound_fem, os.X_OK):
-        fail(f"{rebound_fem} not found (build first: bash scripts/build.sh)")
-    sys.path.insert(0, os.path.join(os.path.abspath(args.build), "python"))
-    try:
-        import rebound
-    except ImportError as error:
-        fail(f"{error}; build the Python module in {args.build}", 2)
-    out = os.path.abspath(args.out)
-    os.makedirs(out, exist_ok=True)
+    resolutions, rebound_fem, rebound, out = setup(args)
     with open(CASE) as stream:
         base = json.load(stream)
     rows = []
@@ -175,13 +155,7 @@ def main():
                      "peak_force_thornton_N": thornton["peak_normal_force"]})
         print(f"plastic_restitution.py: V/V_y = {ratio:g}: e = {e[1]:.4f} +- {e[2]:.2g} "
               f"(Thornton {thornton['e_newton']:.4f})", file=sys.stderr)
-    path = os.path.join(out, "plastic_restitution.csv")
-    with open(path, "w", newline="") as stream:
-        writer = csv.DictWriter(stream, fieldnames=list(rows[0]))
-        writer.writeheader()
-        for row in rows:
-            writer.writerow({k: ("" if v is None else f"{v:.10g}" if isinstance(v, float) else v)
-                             for k, v in row.items()})
+    path = write(rows, out, "plastic_restitution.csv")
     head = " | ".join(f"r = {r:g}" for r in resolutions)
     print(f"Elastic-plastic FE ball (FE_Q({args.degree})) against Thornton (1997), head-on at "
           f"1 m/s (`python3 scripts/plastic_restitution.py --ratios {args.ratios} "

@@ -52,7 +52,8 @@ PEAK_OVER_30 = 1.12  # Hertz peak force of the FE case over Hertz's force at del
 
 
 def fail(message, status=1):
-    print(f"socket_fem.py: {message}", file=sys.stderr)
+    """Exits naming the script that runs (this one, or a study that imports it)."""
+    print(f"{os.path.basename(sys.argv[0]) or 'socket_fem.py'}: {message}", file=sys.stderr)
     sys.exit(status)
 
 
@@ -212,6 +213,16 @@ def run_impacts(rebound_fem, clearance_mm, resolutions, degree, out):
                                               "polynomial_index": 2, "restitution": study.RESTITUTION,
                                               "restitution_calibration": "published"})
     case["fem"] = {"degree": degree}
+    runs = run_refine(rebound_fem, case, resolutions, out)
+    for run in runs:
+        run["max_approach"] = max_approach(os.path.join(run["directory"], "history.csv"))
+    return runs
+
+
+def run_refine(rebound_fem, case, resolutions, out, options=()):
+    """Writes the case to OUT/<name>.json and runs `rebound refine` on it along
+    --contact-resolutions (--resume, into OUT/<name>, log OUT/<name>.log, `options` added);
+    returns refinement.json's runs coarse to fine, each completed, or exits naming the failure."""
     path = os.path.join(out, case["name"] + ".json")
     with open(path, "w") as stream:
         json.dump(case, stream, indent=2)
@@ -219,7 +230,8 @@ def run_impacts(rebound_fem, clearance_mm, resolutions, degree, out):
     folder = os.path.join(out, case["name"])
     log = os.path.join(out, case["name"] + ".log")
     command = [rebound_fem, "refine", path, "--contact-resolutions",
-               ",".join(f"{r:g}" for r in resolutions), "--resume", "--no-plots", "-o", folder]
+               ",".join(f"{r:g}" for r in resolutions), "--resume", "--no-plots", *options,
+               "-o", folder]
     with open(log, "w") as stream:
         status = subprocess.run(command, stdout=stream, stderr=subprocess.STDOUT).returncode
     if status != 0:
@@ -232,7 +244,6 @@ def run_impacts(rebound_fem, clearance_mm, resolutions, degree, out):
     for run in runs:
         if run["status"] != "completed":
             fail(f"{run['directory']}: status {run['status']}")
-        run["max_approach"] = max_approach(os.path.join(run["directory"], "history.csv"))
     return runs
 
 
