@@ -21,7 +21,10 @@
 // material.yield_stress unless given; default case cases/sphere-thornton-steel.json, Y = 355 MPa,
 // v_n = 393 V_y) against the elastic one on the same mesh, the widest SIMD width, p = 1 and 2,
 // taking turns, with the cells whose plastic state the step reads (the batches where a point has
-// yielded) and that state's bytes.
+// yielded) and that state's bytes; and the viscoelastic body (material.model "viscoelastic",
+// g = 1, tau = 0.05 of Hertz's contact time, every point's state read and written) on the same
+// mesh and time step (the elastic one's: the cost of a step, not of the run, whose step is
+// shorter by sqrt(1 + g)).
 #include <deal.II/base/mpi.h>
 #include <deal.II/base/timer.h>
 
@@ -51,8 +54,9 @@ constexpr const char* kUsage =
     "  target against the rigid plane on the same mesh (CASE defaults to\n"
     "  cases/socket-wang-gao-0.5mm.json).\n"
     "       bench_fem --materials [CASE] [--yield-stress Y] [--level K] [--steps N] [--repeats R]\n"
-    "  the elastic-plastic body against the elastic one on the same mesh (CASE defaults to\n"
-    "  cases/sphere-thornton-steel.json; Y to its material.yield_stress).\n";
+    "  the elastic-plastic and viscoelastic (g = 1, tau = 0.05 t_c) bodies against the elastic\n"
+    "  one on the same mesh (CASE defaults to cases/sphere-thornton-steel.json; Y to its\n"
+    "  material.yield_stress).\n";
 
 // A positive whole number for OPTION, or exit 2 with the usage.
 int positive(const char* option, const char* text) {
@@ -72,12 +76,15 @@ double median_of(std::vector<double> x) {
 }
 
 // A solver for c on the given contact zone, started from the case's rigid-body state and warmed up.
+// (time_step > 0: that step instead of the stable one's estimate)
 std::unique_ptr<rebound::fem::Solver> started_solver(const rebound::cases::Case& c, int level,
-                                                     double contact_zone_radius) {
+                                                     double contact_zone_radius,
+                                                     double time_step = 0) {
   const rebound::cases::Derived d = rebound::cases::derive(c);
   rebound::fem::SolverOptions options;
   options.extra_levels = level;
   options.contact_zone_radius = contact_zone_radius;
+  options.time_step = time_step;
   std::unique_ptr<rebound::fem::Solver> solver =
       rebound::fem::Solver::create(c, options, MPI_COMM_WORLD);
   solver->set_state(Eigen::Vector3d::Zero(),
@@ -125,9 +132,11 @@ void compare_targets(const std::string& file, int level, int steps, int repeats)
   }
 }
 
-// --materials: the elastic-plastic body and the elastic one on the same mesh, taking turns; the
-// step's DoF-steps/s, the ratio of the step times, the K u evaluations alone (a trial return for
-// the plastic body: the state read, not written) and the cells whose state the step reads.
+// --materials: the elastic-plastic and viscoelastic bodies and the elastic one on the same mesh,
+// taking turns; the step's DoF-steps/s, the ratio of the step times, the K u evaluations alone (a
+// trial evaluation for a body with state: the state read, not written) and the cells whose state
+// the step reads. The viscoelastic body runs with the elastic one's time step, so that the
+// ratio is the cost of a step.
 void compare_materials(const std::string& file, std::optional<double> yield_stress, int level,
                        int steps, int repeats) {
   const bool root = dealii::Utilities::MPI::this_mpi_process(MPI_COMM_WORLD) == 0;
@@ -139,35 +148,43 @@ void compare_materials(const std::string& file, std::optional<double> yield_stre
     throw std::invalid_argument(file + " has no material.yield_stress: give --yield-stress Y");
   rebound::cases::Case elastic = loaded;
   elastic.material.model = rebound::cases::MaterialModel::elastic;
+  elastic.material.yield_stress.reset();
+  rebound::cases::Case viscous = elastic;
+  viscous.material.model = rebound::cases::MaterialModel::viscoelastic;
+  viscous.material.relaxation_strength = 1.0;
+  viscous.material.relaxation_time = 0.05 * rebound::cases::derive(elastic).hertz.duration;
   if (root)
     std::printf(
-        "%s, Y = %.4g Pa, --level %d, %d steps after 10 (the contact from the first), median of "
-        "%d alternating repeats\n%3s %-16s %6s %10s %10s %10s %14s %11s %11s %14s %12s\n",
-        file.c_str(), *plastic.material.yield_stress, level, steps, repeats, "p", "material",
-        "lanes", "dofs", "cells", "wall [s]", "DoF-steps/s", "step ratio", "K u ratio",
-        "cells w/ state", "state [MB]");
+        "%s, Y = %.4g Pa, viscoelastic g = 1, tau = %.4g s, --level %d, %d steps after 10 (the "
+        "contact from the first), median of %d alternating repeats\n%3s %-16s %6s %10s %10s "
+        "%10s %14s %11s %11s %14s %12s\n",
+        file.c_str(), *plastic.material.yield_stress, *viscous.material.relaxation_time, level,
+        steps, repeats, "p", "material", "lanes", "dofs", "cells", "wall [s]", "DoF-steps/s",
+        "step ratio", "K u ratio", "cells w/ state", "state [MB]");
   for (const int degree : {1, 2}) {
-    rebound::cases::Case cases[2] = {elastic, plastic};
+    rebound::cases::Case cases[3] = {elastic, plastic, viscous};
     for (auto& c : cases) c.fem.degree = degree;
-    std::unique_ptr<rebound::fem::Solver> solvers[2] = {started_solver(cases[0], level, 0),
-                                                        started_solver(cases[1], level, 0)};
-    std::vector<double> walls[2], forces[2];
+    std::unique_ptr<rebound::fem::Solver> solvers[3] = {
+        started_solver(cases[0], level, 0), started_solver(cases[1], level, 0), {}};
+    solvers[2] = started_solver(cases[2], level, 0, solvers[0]->info().time_step);
+    std::vector<double> walls[3], forces[3];
     for (int r = 0; r < repeats; ++r)
-      for (int v = 0; v < 2; ++v) {
+      for (int v = 0; v < 3; ++v) {
         dealii::Timer timer(MPI_COMM_WORLD);
         for (int k = 0; k < steps; ++k) solvers[v]->step();
         walls[v].push_back(dealii::Utilities::MPI::max(timer.wall_time(), MPI_COMM_WORLD));
         forces[v].push_back(solvers[v]->time_internal_force(steps));
       }
-    const double wall[2] = {median_of(walls[0]), median_of(walls[1])};
-    const double force[2] = {median_of(forces[0]), median_of(forces[1])};
-    const char* names[2] = {"elastic", "elastic-plastic"};
-    for (int v = 0; v < 2; ++v) {
+    const double wall[3] = {median_of(walls[0]), median_of(walls[1]), median_of(walls[2])};
+    const double force[3] = {median_of(forces[0]), median_of(forces[1]), median_of(forces[2])};
+    const char* names[3] = {"elastic", "elastic-plastic", "viscoelastic"};
+    for (int v = 0; v < 3; ++v) {
       const auto& info = solvers[v]->info();
       const unsigned long long with_state = solvers[v]->state().cells_with_plastic_state;
-      // eps_p (6 doubles) and ebar_p (1) per quadrature point, (p + 1)^3 points per cell
-      const double megabytes =
-          v == 0 ? 0.0 : double(info.cells) * std::pow(degree + 1, 3) * 7 * 8 / 1e6;
+      // per quadrature point, (p + 1)^3 points per cell: eps_p (6 doubles) and ebar_p (1); the
+      // Maxwell arm's stress and the last strain (12)
+      const int doubles[3] = {0, 7, 12};
+      const double megabytes = double(info.cells) * std::pow(degree + 1, 3) * doubles[v] * 8 / 1e6;
       if (root)
         std::printf("%3d %-16s %6u %10llu %10llu %10.3f %14.4g %10.3fx %10.3fx %14llu %12.2f\n",
                     degree, names[v], info.simd_lanes, info.dofs, info.cells, wall[v],

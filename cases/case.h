@@ -29,10 +29,12 @@ struct Body {
   double contact_offset = 0;      // m, |PG|
 };
 
-// The FE body's constitutive model (material.model): Hooke's law, or J2 (von Mises) perfect
-// plasticity with yield stress material.yield_stress (fem/materials/elastic_plastic.h). The
-// lumped and half-space models read the elastic constants only.
-enum class MaterialModel { elastic, elastic_plastic };
+// The FE body's constitutive model (material.model): Hooke's law, J2 (von Mises) perfect
+// plasticity with yield stress material.yield_stress (fem/materials/elastic_plastic.h), or the
+// standard linear solid with relaxation strength material.relaxation_strength and time
+// material.relaxation_time (fem/materials/viscoelastic.h). The lumped and half-space models read
+// the elastic constants only.
+enum class MaterialModel { elastic, elastic_plastic, viscoelastic };
 
 const char* to_string(MaterialModel model);
 
@@ -45,6 +47,9 @@ struct Material {
   // pressure is p_y = 1.6 Y (Thornton 1997), the only plastic law; and by material.model
   // "elastic-plastic", the FE body's von Mises yield stress.
   std::optional<double> yield_stress = std::nullopt;
+  // material.model "viscoelastic" only: the standard linear solid's relaxation strength g > 0
+  // (its glassy modulus is (1 + g) E, E the relaxed one) and relaxation time tau > 0, s.
+  std::optional<double> relaxation_strength = std::nullopt, relaxation_time = std::nullopt;
   MaterialModel model = MaterialModel::elastic;  // last: {E, nu, rho[, Y]} initialisations stay
 };
 

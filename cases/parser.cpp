@@ -955,14 +955,16 @@ void read_document(const json& document, Problems& problems, Case& result) {
     if (!top.has("material"))
       top.stop("material",
                "is missing; expected {\"young_modulus\", \"poisson_ratio\", \"density\"}");
-    const ObjectReader material(
-        top.at("material"), "material", problems,
-        {"model", "young_modulus", "poisson_ratio", "density", "yield_stress"});
+    const ObjectReader material(top.at("material"), "material", problems,
+                                {"model", "young_modulus", "poisson_ratio", "density",
+                                 "yield_stress", "relaxation_strength", "relaxation_time"});
     Material& m = result.material;
     problems.step([&] {
-      const std::string model =
-          material.choice("model", {"elastic", "elastic-plastic"}, std::string("elastic"));
-      m.model = model == "elastic" ? MaterialModel::elastic : MaterialModel::elastic_plastic;
+      const std::string model = material.choice(
+          "model", {"elastic", "elastic-plastic", "viscoelastic"}, std::string("elastic"));
+      m.model = model == "elastic"           ? MaterialModel::elastic
+                : model == "elastic-plastic" ? MaterialModel::elastic_plastic
+                                             : MaterialModel::viscoelastic;
     });
     problems.step([&] {
       m.young_modulus = material.number("young_modulus", "Young's modulus E > 0 Pa");
@@ -992,6 +994,30 @@ void read_document(const json& document, Problems& problems, Case& result) {
                       "is missing; material.model \"elastic-plastic\" needs the von Mises yield "
                       "stress Y > 0 Pa");
     });
+    // The standard linear solid's constants: required by material.model "viscoelastic",
+    // refused with any other model (they would be silently ignored).
+    const auto viscous = [&](const char* key, std::optional<double>& value, const char* expected) {
+      problems.step([&] {
+        const std::string path = std::string("material.") + key;
+        if (m.model != MaterialModel::viscoelastic) {
+          if (material.has(key))
+            material.stop(path, std::string("is given with material.model \"") +
+                                    to_string(m.model) +
+                                    "\"; expected material.model \"viscoelastic\" with it, or "
+                                    "no material." +
+                                    key);
+          return;
+        }
+        if (!material.has(key))
+          material.stop(
+              path, std::string("is missing; material.model \"viscoelastic\" needs ") + expected);
+        value = material.number(key, expected);
+        material.require(key, *value, *value > 0 && std::isfinite(*value), expected);
+      });
+    };
+    viscous("relaxation_strength", m.relaxation_strength,
+            "the relaxation strength g > 0 (glassy modulus (1 + g) E)");
+    viscous("relaxation_time", m.relaxation_time, "the relaxation time tau > 0 s");
   });
 
   const bool target_ok = problems.step([&] {
@@ -1193,6 +1219,8 @@ const char* to_string(MaterialModel model) {
       return "elastic";
     case MaterialModel::elastic_plastic:
       return "elastic-plastic";
+    case MaterialModel::viscoelastic:
+      return "viscoelastic";
   }
   return "?";
 }

@@ -26,6 +26,9 @@ nlohmann::json resolved_json(const Case& c) {
                    {"poisson_ratio", c.material.poisson_ratio},
                    {"density", c.material.density}};
   if (c.material.yield_stress) j["material"]["yield_stress"] = *c.material.yield_stress;
+  if (c.material.relaxation_strength)
+    j["material"]["relaxation_strength"] = *c.material.relaxation_strength;
+  if (c.material.relaxation_time) j["material"]["relaxation_time"] = *c.material.relaxation_time;
   if (c.material.model != MaterialModel::elastic)
     j["material"]["model"] = to_string(c.material.model);
   j["target"] = {{"type", to_string(c.target.type)}};

@@ -83,7 +83,8 @@ struct State {
   Eigen::Vector3d contact_point = Eigen::Vector3d::Zero();  // material point P, current
   Eigen::Vector3d contact_point_rigid_velocity = Eigen::Vector3d::Zero();  // v_G + w x r_GP
   Eigen::Vector3d contact_node_velocity = Eigen::Vector3d::Zero();         // P's own velocity
-  // internal_energy: the stored elastic energy 1/2 integral of sigma : (eps - eps_p) (1/2 u.Ku
+  // internal_energy: the stored elastic energy 1/2 integral of sigma : (eps - eps_p) (plus the
+  // Maxwell arm's psi(h) for a viscoelastic body; 1/2 u.Ku
   // for an elastic material)
   double kinetic_energy = 0, internal_energy = 0, rigid_kinetic_energy = 0;
   double vibration_kinetic_energy = 0;
@@ -91,8 +92,12 @@ struct State {
   // body): the sum over the steps and quadrature points of sigma_{n+1} : d eps_p
   // (fem/materials/elastic_plastic.h).
   double plastic_dissipation = 0;
-  // The cells whose plastic state the internal force reads (those of the SIMD batches where some
-  // quadrature point has yielded; 0 for an elastic body).
+  // The viscous dissipation since the start, J (material.model "viscoelastic"; 0 otherwise): the
+  // sum over the steps and quadrature points of the Maxwell arm's dissipation
+  // (fem/materials/viscoelastic.h).
+  double viscous_dissipation = 0;
+  // The cells whose plastic or viscous state the internal force reads (those of the SIMD batches
+  // where some quadrature point has yielded; 0 for an elastic body).
   unsigned long long cells_with_plastic_state = 0;
   // contact during the last step (zero before the first step)
   Eigen::Vector3d step_impulse = Eigen::Vector3d::Zero();  // sum over nodes, on the body, N s
@@ -140,7 +145,8 @@ class Solver {
   // Collective.
   virtual double time_state_averages(int applications) = 0;
   // Writes directory/solution_NNNN.vtu (+ .pvtu) with displacement, velocity, stress, von Mises,
-  // contact force and pressure, subdomain, and for an elastic-plastic body the equivalent plastic
+  // contact force and pressure, subdomain (the stress of a viscoelastic body with the cell's mean
+  // Maxwell arm stress), and for an elastic-plastic body the equivalent plastic
   // strain (a cell field: the mean of the cell's quadrature points). Returns the .pvtu name
   // (relative). Collective.
   virtual std::string write_frame(const std::string& directory, unsigned int frame) = 0;
@@ -150,11 +156,13 @@ class Solver {
 
 struct HistoryRow : observables::ContactPointSample {
   double internal_energy, rigid_kinetic_energy, vibration_kinetic_energy;
-  double frictional_dissipation, total_energy;  // total: kinetic + internal + friction + plastic
+  // total: kinetic + internal + friction + plastic + viscous
+  double frictional_dissipation, total_energy;
   int contact_nodes;
   double contact_area, contact_node_velocity_t, contact_node_velocity_n;
   double center_velocity_t, center_velocity_n, spin, normal_force_smoothed;
   double binormal_impulse, lowest_boundary_height, normal_contact_loss, plastic_dissipation;
+  double viscous_dissipation;
 };
 // history.csv's columns in memory, and the file (decimated to at most max_rows rows).
 observables::History history_table(const std::vector<HistoryRow>& rows);

@@ -42,13 +42,16 @@ class InternalForce {
     materials::Material material;
   };
 
-  // What a material with state (fem/materials/elastic_plastic.h) has done, on this rank's cells,
-  // as of the last apply_and_advance (zero for a material without state).
+  // What a material with state (fem/materials/elastic_plastic.h, viscoelastic.h) has done, on
+  // this rank's cells, as of the last apply_and_advance (zero for a material without state).
   struct Energies {
     double plastic_dissipation = 0;  // the plastic work summed over the steps, J
-    // The integral of sigma : eps_p, J: u.f minus it is twice the stored elastic energy
-    // (u.f = integral of sigma : eps, and the elastic energy is 1/2 sigma : (eps - eps_p)).
-    double plastic_stress_work = 0;
+    double viscous_dissipation = 0;  // the Maxwell arm's dissipation summed over the steps, J
+    // What u.f exceeds twice the stored elastic energy by, J (u.f = integral of sigma : eps):
+    // the integral of sigma : eps_p for plasticity (the elastic energy is 1/2 sigma : (eps -
+    // eps_p)); of h : eps - 2 psi(h) for the viscoelastic body (sigma = C : eps + h, the energy
+    // 1/2 eps : C : eps + psi(h), psi the Maxwell arm's spring energy).
+    double inelastic_stress_work = 0;
     // The cells of the batches whose state is read (those where some point has yielded): what
     // the state costs in memory traffic.
     double cells_with_state = 0;
@@ -65,18 +68,23 @@ class InternalForce {
   // work added: the one evaluation per time step (the solver's update_force). For a material
   // without state, apply().
   virtual void apply_and_advance(VectorType& force, const VectorType& displacement) = 0;
-  // force = K_e displacement with the material's elastic constants alone (no state read or
-  // written): the operator whose largest eigenvalue gives the stable time step (plasticity only
-  // softens the body). For an elastic material, apply().
+  // force = K_e displacement with the material's instantaneous elastic constants alone (no state
+  // read or written): the operator whose largest eigenvalue gives the stable time step
+  // (plasticity only softens the body; the viscoelastic body's glassy modulus is (1 + g) E). For
+  // an elastic material, apply().
   virtual void apply_elastic(VectorType& force, const VectorType& displacement) const = 0;
-  // The material back to its virgin state (no plastic strain, no plastic work).
+  // The material back to its virgin state (no plastic strain, no arm stress, no work).
   virtual void reset_state() = 0;
+  // The time step of the runs that follow (a viscoelastic material's integrator depends on it;
+  // the others ignore it).
+  virtual void set_time_step(double dt) = 0;
   virtual Energies energies() const = 0;
   // The mean over each of this rank's cells' quadrature points of the equivalent plastic strain
-  // ebar_p and of the plastic strain eps_p, by active_cell_index (vectors sized to the
-  // triangulation's active cells; left zero for other ranks' cells and an elastic material).
-  virtual void cell_plastic_strain(std::vector<double>& equivalent,
-                                   std::vector<dealii::SymmetricTensor<2, 3>>& tensor) const = 0;
+  // ebar_p and of the plastic strain eps_p (a viscoelastic material: zero and the Maxwell arm's
+  // stress h), by active_cell_index (vectors sized to the triangulation's active cells; left
+  // zero for other ranks' cells and an elastic material).
+  virtual void cell_state(std::vector<double>& equivalent,
+                          std::vector<dealii::SymmetricTensor<2, 3>>& tensor) const = 0;
   // A vector with the operator's parallel layout (owned + ghost dofs of its cells).
   virtual void initialize_dof_vector(VectorType& vector) const = 0;
   // Max over the quadrature points of |sigma(displacement) - sigma_exact| (Frobenius), Pa:

@@ -4,8 +4,9 @@
 // instantiations) and internal_force_lanes.cpp (2, 4 or 8 lanes, after fem/simd_lanes.h).
 // A material without state (LinearElastic) compiles to the plain loop of loop() and
 // add_cell_force(): no state is read or kept. A material with state (ElasticPlastic) compiles to
-// the loop of the same name with a Mode: its state (the plastic strain per cell batch and
-// quadrature point) is advanced only by apply_and_advance.
+// the loop of the same name with a Mode: its state (the plastic strain, or the viscoelastic
+// Maxwell arm's stress and the last strain, per cell batch and quadrature point) is advanced only
+// by apply_and_advance.
 #pragma once
 
 #include <deal.II/base/aligned_vector.h>
@@ -68,17 +69,31 @@ class MatrixFreeInternalForce final : public InternalForce {
     if constexpr (stateful) state_.reset(matrix_free_.n_cell_batches() * n_q_points);
   }
 
+  void set_time_step([[maybe_unused]] double dt) override {
+    if constexpr (viscous) material_.set_time_step(dt);
+  }
+
   Energies energies() const override {
     if constexpr (stateful) return state_.energies;
     return {};
   }
 
-  void cell_plastic_strain(std::vector<double>& equivalent,
-                           std::vector<dealii::SymmetricTensor<2, 3>>& tensor) const override {
+  void cell_state(std::vector<double>& equivalent,
+                  std::vector<dealii::SymmetricTensor<2, 3>>& tensor) const override {
     const unsigned int n = matrix_free_.get_dof_handler().get_triangulation().n_active_cells();
     equivalent.assign(n, 0.0);
     tensor.assign(n, dealii::SymmetricTensor<2, 3>());
-    if constexpr (stateful) {
+    if constexpr (viscous) {
+      for (unsigned int cell = 0; cell < matrix_free_.n_cell_batches(); ++cell)
+        for (unsigned int l = 0; l < matrix_free_.n_active_entries_per_cell_batch(cell); ++l) {
+          const unsigned int index = matrix_free_.get_cell_iterator(cell, l)->active_cell_index();
+          for (unsigned int q = 0; q < n_q_points; ++q)
+            for (unsigned int i = 0; i < 3; ++i)
+              for (unsigned int j = i; j < 3; ++j)
+                tensor[index][i][j] +=
+                    state_.arm_stress[std::size_t(cell) * n_q_points + q][i][j][l] / n_q_points;
+        }
+    } else if constexpr (stateful) {
       for (unsigned int cell = 0; cell < matrix_free_.n_cell_batches(); ++cell) {
         for (unsigned int l = 0; l < matrix_free_.n_active_entries_per_cell_batch(cell); ++l) {
           const unsigned int index = matrix_free_.get_cell_iterator(cell, l)->active_cell_index();
@@ -155,20 +170,22 @@ class MatrixFreeInternalForce final : public InternalForce {
     phi.distribute_local_to_global(force);
   }
 
-  // ---- A material with state per quadrature point (fem/materials/elastic_plastic.h) ----
+  // ---- A material with state per quadrature point (fem/materials/elastic_plastic.h,
+  // viscoelastic.h) ----
   static constexpr bool stateful = materials::has_state<Material>;
+  static constexpr bool viscous = std::is_same_v<Material, materials::Viscoelastic>;
   static constexpr unsigned int n_q_points = (p + 1) * (p + 1) * (p + 1);
   enum class Mode {
-    elastic,  // Hooke's law of the elastic constants; the state is neither read nor written
-    trial,    // the return from the state kept, which is not changed
-    advance   // the return, with the state advanced and the step's plastic work added
+    elastic,  // Hooke's law of the (instantaneous) elastic constants; no state read or written
+    trial,    // the stress from the state kept, which is not changed
+    advance   // the stress, with the state advanced and the step's dissipation added
   };
 
   // The plastic strain eps_p and the equivalent plastic strain ebar_p per cell batch and
   // quadrature point (index cell * n_q_points + q), and per cell batch whether any of its points
   // has yielded yet: a batch that has not is evaluated as the elastic material is, with one test
   // of the trial stress against the yield surface per point, and its state is not read.
-  struct State {
+  struct PlasticState {
     dealii::AlignedVector<dealii::SymmetricTensor<2, 3, Lanes>> plastic_strain;
     dealii::AlignedVector<Lanes> equivalent_plastic_strain;
     std::vector<unsigned char> yielded;  // per cell batch
@@ -183,6 +200,21 @@ class MatrixFreeInternalForce final : public InternalForce {
     }
   };
 
+  // The viscoelastic body's Maxwell arm stress h_n and strain eps_n of the last step per cell
+  // batch and quadrature point (read at every point: every point relaxes).
+  struct ViscousState {
+    dealii::AlignedVector<dealii::SymmetricTensor<2, 3, Lanes>> arm_stress, strain;
+    Energies energies;
+    void reset(std::size_t points) {
+      for (auto* v : {&arm_stress, &strain}) {
+        v->resize_fast(points);
+        v->fill(dealii::SymmetricTensor<2, 3, Lanes>());
+      }
+      energies = Energies{};
+    }
+  };
+  using State = std::conditional_t<viscous, ViscousState, PlasticState>;
+
   // The loop of a material with state: apply()'s loop with the material's own stress.
   void loop(Mode mode, VectorType& force, const VectorType& displacement, State* advancing) const {
     force = 0;
@@ -191,16 +223,30 @@ class MatrixFreeInternalForce final : public InternalForce {
     Evaluation phi(matrix_free_);
     Energies step;  // this evaluation's plastic work and sigma : eps_p
     for (unsigned int cell = 0; cell < matrix_free_.n_cell_batches(); ++cell)
-      add_cell_force(mode, phi, cell, displacement, force, advancing, step);
+      if constexpr (viscous)
+        add_viscous_cell_force(mode, phi, cell, displacement, force, advancing, step);
+      else
+        add_cell_force(mode, phi, cell, displacement, force, advancing, step);
     force.compress(dealii::VectorOperation::add);
     if (!ghosted) displacement.zero_out_ghost_values();
-    if (advancing) {
-      advancing->energies.plastic_dissipation += step.plastic_dissipation;
-      advancing->energies.plastic_stress_work = step.plastic_stress_work;
-      double cells = 0;
-      for (unsigned int cell = 0; cell < matrix_free_.n_cell_batches(); ++cell)
-        if (advancing->yielded[cell]) cells += matrix_free_.n_active_entries_per_cell_batch(cell);
-      advancing->energies.cells_with_state = cells;
+    if constexpr (viscous) {
+      if (advancing) {
+        advancing->energies.viscous_dissipation += step.viscous_dissipation;
+        advancing->energies.inelastic_stress_work = step.inelastic_stress_work;
+        double cells = 0;  // every point's state is read
+        for (unsigned int cell = 0; cell < matrix_free_.n_cell_batches(); ++cell)
+          cells += matrix_free_.n_active_entries_per_cell_batch(cell);
+        advancing->energies.cells_with_state = cells;
+      }
+    } else {
+      if (advancing) {
+        advancing->energies.plastic_dissipation += step.plastic_dissipation;
+        advancing->energies.inelastic_stress_work = step.inelastic_stress_work;
+        double cells = 0;
+        for (unsigned int cell = 0; cell < matrix_free_.n_cell_batches(); ++cell)
+          if (advancing->yielded[cell]) cells += matrix_free_.n_active_entries_per_cell_batch(cell);
+        advancing->energies.cells_with_state = cells;
+      }
     }
   }
 
@@ -232,6 +278,46 @@ class MatrixFreeInternalForce final : public InternalForce {
     phi.distribute_local_to_global(force);
   }
 
+  // force += integral of sigma : eps(phi_i) over the cells of one batch for the viscoelastic
+  // body, sigma = C : eps + h with the arm's stress h integrated from the state
+  // (materials::Viscoelastic); advancing: the state moved to this strain, the step's
+  // dissipation D JxW and (h : eps - 2 psi(h)) JxW of the batch's cells added to `step`.
+  void add_viscous_cell_force(Mode mode, Evaluation& phi, unsigned int cell,
+                              const VectorType& displacement, VectorType& force, State* advancing,
+                              Energies& step) const {
+    phi.reinit(cell);
+    phi.read_dof_values(displacement);
+    phi.evaluate(dealii::EvaluationFlags::gradients);
+    const materials::LinearElastic glassy = material_.glassy();
+    Lanes dissipation(0.0), stress_work(0.0);
+    for (unsigned int q = 0; q < phi.n_q_points; ++q) {
+      const dealii::SymmetricTensor<2, 3, Lanes> strain = phi.get_symmetric_gradient(q);
+      if (mode == Mode::elastic) {
+        phi.submit_symmetric_gradient(glassy.stress(strain), q);
+        continue;
+      }
+      const std::size_t k = std::size_t(cell) * n_q_points + q;
+      const dealii::SymmetricTensor<2, 3, Lanes> h =
+          material_.arm_stress(strain, state_.strain[k], state_.arm_stress[k]);
+      if (advancing) {
+        const Lanes JxW = phi.JxW(q);
+        dissipation +=
+            material_.dissipation(strain, state_.strain[k], state_.arm_stress[k], h) * JxW;
+        stress_work += (h * strain - Lanes(2.0) * material_.arm_energy(h)) * JxW;
+        advancing->strain[k] = strain;
+        advancing->arm_stress[k] = h;
+      }
+      phi.submit_symmetric_gradient(material_.stress(strain) + h, q);
+    }
+    if (advancing)
+      for (unsigned int l = 0; l < matrix_free_.n_active_entries_per_cell_batch(cell); ++l) {
+        step.viscous_dissipation += dissipation[l];
+        step.inelastic_stress_work += stress_work[l];
+      }
+    phi.integrate(dealii::EvaluationFlags::gradients);
+    phi.distribute_local_to_global(force);
+  }
+
   // The state of point k advanced by the return r (ElasticPlastic::advance, skipped when no lane
   // yields: the state is then written only where it changes); the plastic work R d lambda JxW
   // and sigma : eps_p JxW of the batch's cells (not of its unused lanes) added.
@@ -248,7 +334,7 @@ class MatrixFreeInternalForce final : public InternalForce {
       for (unsigned int l = 0; l < used; ++l) step.plastic_dissipation += work[l];
     }
     const Lanes stress_work = (r.stress * plastic_strain) * JxW;
-    for (unsigned int l = 0; l < used; ++l) step.plastic_stress_work += stress_work[l];
+    for (unsigned int l = 0; l < used; ++l) step.inelastic_stress_work += stress_work[l];
   }
 
   Material material_;
@@ -274,6 +360,10 @@ std::unique_ptr<InternalForce> make_kernel(const InternalForce::Setup& setup,
 template <typename Lanes>
 std::unique_ptr<InternalForce> make_plastic_operator(const InternalForce::Setup& setup,
                                                      const materials::ElasticPlastic& material);
+// The viscoelastic kernels, likewise (internal_force_viscoelastic*.cpp).
+template <typename Lanes>
+std::unique_ptr<InternalForce> make_viscoelastic_operator(const InternalForce::Setup& setup,
+                                                          const materials::Viscoelastic& material);
 
 // The kernel for the setup's degree and material.
 template <typename Lanes>
@@ -285,6 +375,8 @@ std::unique_ptr<InternalForce> make_operator(const InternalForce::Setup& setup) 
         using Material = std::decay_t<decltype(material)>;
         if constexpr (std::is_same_v<Material, materials::ElasticPlastic>)
           return make_plastic_operator<Lanes>(setup, material);
+        else if constexpr (std::is_same_v<Material, materials::Viscoelastic>)
+          return make_viscoelastic_operator<Lanes>(setup, material);
         else
           return make_kernel<Lanes>(setup, material);
       },

@@ -43,7 +43,9 @@ HistoryRow make_row(const State& s, const HistoryRow* previous, double dt, doubl
   r.vibration_kinetic_energy = s.vibration_kinetic_energy;
   r.frictional_dissipation = friction;
   r.plastic_dissipation = s.plastic_dissipation;
-  r.total_energy = s.kinetic_energy + s.internal_energy + friction + s.plastic_dissipation;
+  r.viscous_dissipation = s.viscous_dissipation;
+  r.total_energy = s.kinetic_energy + s.internal_energy + friction + s.plastic_dissipation +
+                   s.viscous_dissipation;
   r.contact_nodes = s.contact_nodes;
   r.contact_area = s.contact_area;
   r.contact_node_velocity_t = s.contact_node_velocity.x();

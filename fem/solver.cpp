@@ -25,6 +25,7 @@
 #include <sstream>
 #include <stdexcept>
 #include <utility>
+#include <variant>
 
 #include "fem/contact.h"
 #include "fem/discretisation.h"
@@ -42,8 +43,9 @@ using namespace dealii;
 using VectorType = LinearAlgebra::distributed::Vector<double>;
 
 // The stress of the body's material and its von Mises equivalent, for the VTK frames. For a
-// material with plastic strain, the stress at an output point is the material's from the mean
-// plastic strain of the cell's quadrature points (where the plastic strain is kept).
+// material with state, the stress at an output point is the material's from the mean state
+// tensor of the cell's quadrature points (the plastic strain, or the viscoelastic Maxwell arm's
+// stress; materials::stress).
 class StressPostprocessor : public DataPostprocessor<3> {
  public:
   StressPostprocessor(const materials::Material& material,
@@ -104,13 +106,14 @@ struct NodeSums {
   double kinetic_energy;       // sum 1/2 m v_{n-1/2}.v_{n+1/2}
   double twice_strain_energy;  // u.Ku - integral of sigma : eps_p (u.Ku when elastic)
   double plastic_dissipation;  // the material's plastic work so far (InternalForce::energies)
-  double cells_with_state;     // ... and its cells whose plastic state is read
+  double viscous_dissipation;  // ... its viscous dissipation so far
+  double cells_with_state;     // ... and its cells whose state is read
   // the contact of the last step
   double impulse[3];  // on the body, N s
   double friction_work, normal_contact_loss, contact_nodes, contact_area;
   // P's node (on its owner; zero elsewhere)
   double contact_point[3], contact_point_velocity[3];
-  static constexpr int size = 33;
+  static constexpr int size = 34;
 };
 static_assert(sizeof(NodeSums) == NodeSums::size * sizeof(double), "NodeSums holds doubles only");
 
@@ -412,6 +415,7 @@ void SolverImpl<p>::estimate_time_step() {
     time_step_ = std::floor(dt / unit) * unit;
   }
   info_.time_step = time_step_;
+  internal_force_->set_time_step(time_step_);
 }
 
 template <int p>
@@ -627,8 +631,9 @@ NodeSums SolverImpl<p>::local_sums() const {
   std::copy(second, second + 6, s.second_moment);
   s.kinetic_energy = kinetic_sum;
   const InternalForce::Energies material = internal_force_->energies();
-  s.twice_strain_energy = strain - material.plastic_stress_work;
+  s.twice_strain_energy = strain - material.inelastic_stress_work;
   s.plastic_dissipation = material.plastic_dissipation;
+  s.viscous_dissipation = material.viscous_dissipation;
   s.cells_with_state = material.cells_with_state;
   for (unsigned int d = 0; d < 3; ++d) s.impulse[d] = state_.step_impulse[d];
   s.friction_work = state_.step_friction_work;
@@ -678,6 +683,7 @@ void SolverImpl<p>::reduce_sums(const NodeSums& local, double lowest) {
   st.kinetic_energy = r.kinetic_energy;
   st.internal_energy = 0.5 * r.twice_strain_energy;
   st.plastic_dissipation = r.plastic_dissipation;
+  st.viscous_dissipation = r.viscous_dissipation;
   st.cells_with_plastic_state = (unsigned long long)std::llround(r.cells_with_state);
   st.rigid_kinetic_energy = 0.5 * st.mass * st.centre_velocity.squaredNorm() +
                             0.5 * st.omega.dot(st.central_inertia * st.omega);
@@ -693,8 +699,8 @@ void SolverImpl<p>::reduce_sums(const NodeSums& local, double lowest) {
       st.centre_velocity + st.omega.cross(st.contact_point - st.centre);
   st.lowest_boundary_height = lowest;
   st.finite = std::isfinite(st.kinetic_energy) && std::isfinite(st.internal_energy) &&
-              std::isfinite(st.plastic_dissipation) && std::isfinite(st.momentum.sum()) &&
-              std::isfinite(lowest);
+              std::isfinite(st.plastic_dissipation) && std::isfinite(st.viscous_dissipation) &&
+              std::isfinite(st.momentum.sum()) && std::isfinite(lowest);
 }
 
 template <int p>
@@ -779,10 +785,11 @@ std::string SolverImpl<p>::write_frame(const std::string& directory, unsigned in
   out.add_data_vector(traction, std::vector<std::string>(3, "contact_traction"),
                       DataOut<3>::type_dof_data, vector);
   std::vector<double> equivalent_plastic_strain;
-  std::vector<SymmetricTensor<2, 3>> plastic_strain;
-  const bool plastic = materials::has_state_per_point(material_);
-  if (plastic) internal_force_->cell_plastic_strain(equivalent_plastic_strain, plastic_strain);
-  const StressPostprocessor stress(material_, plastic_strain);
+  std::vector<SymmetricTensor<2, 3>> cell_state;  // eps_p, or the Maxwell arm's stress
+  if (materials::has_state_per_point(material_))
+    internal_force_->cell_state(equivalent_plastic_strain, cell_state);
+  const bool plastic = std::holds_alternative<materials::ElasticPlastic>(material_);
+  const StressPostprocessor stress(material_, cell_state);
   out.add_data_vector(u, stress);
   Vector<double> equivalent(equivalent_plastic_strain.begin(), equivalent_plastic_strain.end());
   if (plastic)

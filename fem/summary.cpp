@@ -69,6 +69,7 @@ void add_run_details(const cases::Case& c, const cases::Derived& d, const RunRes
   j["frictional_dissipation"] = h.back().frictional_dissipation;
   j["normal_contact_loss"] = h.back().normal_contact_loss;
   j["plastic_dissipation"] = s1.plastic_dissipation;
+  j["viscous_dissipation"] = s1.viscous_dissipation;
   j["material_model"] = cases::to_string(c.material.model);
   j["hertz"] = {{"duration", d.hertz.duration},
                 {"peak_force", d.hertz.peak_force},
@@ -111,7 +112,7 @@ observables::History history_table(const std::vector<HistoryRow>& rows) {
       {FIELD(contact_area), FIELD(contact_node_velocity_t), FIELD(contact_node_velocity_n),
        FIELD(center_velocity_t), FIELD(center_velocity_n), FIELD(spin),
        FIELD(normal_force_smoothed), FIELD(binormal_impulse), FIELD(lowest_boundary_height),
-       FIELD(normal_contact_loss), FIELD(plastic_dissipation)});
+       FIELD(normal_contact_loss), FIELD(plastic_dissipation), FIELD(viscous_dissipation)});
 #undef FIELD
   return h;
 }

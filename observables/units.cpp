@@ -85,6 +85,7 @@ const std::vector<std::pair<std::string, std::string>>& unit_table() {
       {"lowest_boundary_height", "m"},
       {"normal_contact_loss", "J"},
       {"plastic_dissipation", "J"},
+      {"viscous_dissipation", "J"},
       {"material_model", ""},
       // sweep_fem.csv and refinement.csv: the FEM runs' statistics and bookkeeping.
       {"status", ""},

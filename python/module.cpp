@@ -422,12 +422,16 @@ PYBIND11_MODULE(_rebound, m) {
       .def_readonly("density", &cases::Material::density)
       .def_readonly("yield_stress", &cases::Material::yield_stress,
                     "Pa, optional (None); normal_law thornton and model elastic-plastic need it")
+      .def_readonly("relaxation_strength", &cases::Material::relaxation_strength,
+                    "g, model viscoelastic only (None otherwise): glassy modulus (1 + g) E")
+      .def_readonly("relaxation_time", &cases::Material::relaxation_time,
+                    "tau, s, model viscoelastic only (None otherwise)")
       .def_property_readonly(
           "model",
           [](const cases::Material& material) {
             return std::string(cases::to_string(material.model));
           },
-          "the FE body's material: \"elastic\" or \"elastic-plastic\"");
+          "the FE body's material: \"elastic\", \"elastic-plastic\" or \"viscoelastic\"");
   py::class_<cases::Contact>(m, "Contact", "contact section of a case")
       .def_readonly("friction", &cases::Contact::friction);
   py::class_<cases::Impact>(m, "Impact",

@@ -22,7 +22,7 @@ FemQuasiStatic run_quasi_static_into(const cases::Case& c, const std::string& di
                                "\"; rebound fem --quasi-static solves the elastic body's contact "
                                "law (one factorised stiffness): expected \"elastic\" (the "
                                "explicit run, rebound fem without --quasi-static, takes "
-                               "\"elastic-plastic\")");
+                               "\"elastic-plastic\" and \"viscoelastic\")");
   observables::OutputFolder folder(directory, {"static_law.csv", "summary.json"},
                                    "rebound fem --quasi-static");
   const cases::Derived d = cases::derive(c);

@@ -10,8 +10,8 @@
 // alternative of Material, its case in make_material (material.cpp). A material with state per
 // quadrature point declares `static constexpr bool has_state = true` and the kernel keeps that
 // state per cell batch and quadrature point, advancing it once per time step
-// (InternalForce::apply_and_advance); fem/materials/elastic_plastic.h is the one there is
-// (docs/ARCHITECTURE.md).
+// (InternalForce::apply_and_advance); fem/materials/elastic_plastic.h and viscoelastic.h are
+// the ones there are (docs/ARCHITECTURE.md).
 #pragma once
 
 #include <type_traits>
@@ -19,6 +19,7 @@
 
 #include "fem/materials/elastic_plastic.h"
 #include "fem/materials/linear_elastic.h"
+#include "fem/materials/viscoelastic.h"
 
 namespace rebound::cases {
 struct Case;
@@ -26,7 +27,7 @@ struct Case;
 
 namespace rebound::fem::materials {
 
-using Material = std::variant<LinearElastic, ElasticPlastic>;
+using Material = std::variant<LinearElastic, ElasticPlastic, Viscoelastic>;
 
 // Whether a material keeps state per quadrature point (its member has_state; false without one).
 template <typename M, typename = void>
@@ -51,15 +52,20 @@ inline dealii::SymmetricTensor<2, 3> stress(const Material& material,
   return std::visit([&](const auto& m) { return m.stress(strain); }, material);
 }
 
-// sigma at one point of a body whose plastic strain there is eps_p (the VTK output: eps_p is the
-// mean of the cell's quadrature points); an elastic material ignores eps_p.
+// sigma at one point of a body whose state tensor there is `state` (the VTK output: the mean of
+// the cell's quadrature points, InternalForce::cell_state): the plastic strain eps_p of an
+// elastic-plastic body, the Maxwell arm's stress h of a viscoelastic one (sigma = C : eps + h);
+// an elastic material ignores it.
 inline dealii::SymmetricTensor<2, 3> stress(const Material& material,
                                             const dealii::SymmetricTensor<2, 3>& strain,
-                                            const dealii::SymmetricTensor<2, 3>& plastic_strain) {
+                                            const dealii::SymmetricTensor<2, 3>& state) {
   return std::visit(
       [&](const auto& m) {
-        if constexpr (has_state<std::decay_t<decltype(m)>>)
-          return m.radial_return(strain, plastic_strain).stress;
+        using M = std::decay_t<decltype(m)>;
+        if constexpr (std::is_same_v<M, ElasticPlastic>)
+          return m.radial_return(strain, state).stress;
+        else if constexpr (std::is_same_v<M, Viscoelastic>)
+          return dealii::SymmetricTensor<2, 3>(m.stress(strain) + state);
         else
           return m.stress(strain);
       },

@@ -7,6 +7,7 @@
 
 #include "cases/case.h"
 #include "cases/derived.h"
+#include "cases/resolved.h"
 #include "tests/common/case_rejection.h"
 
 using namespace rebound::cases;
@@ -475,7 +476,8 @@ TEST(Parser, MaterialModel) {
   json bad = valid_case();
   bad["material"]["model"] = "plastic";
   expect_rejected(bad, "material.model",
-                  "is \"plastic\"; expected one of \"elastic\" | \"elastic-plastic\"");
+                  "is \"plastic\"; expected one of \"elastic\" | \"elastic-plastic\" | "
+                  "\"viscoelastic\"");
   bad["material"]["model"] = 1;
   expect_rejected(bad, "material.model", "expected a string");
   json missing = valid_case();
@@ -514,4 +516,42 @@ TEST(Parser, PlasticContactZoneMustFitTheCap) {
   soft["material"]["model"] = "elastic";  // the elastic body's zone is Hertz's: accepted as given
   soft["impact"]["normal_speed"] = 0.5;
   EXPECT_NO_THROW(parse_case(soft, "ok.json"));
+}
+
+// material.model "viscoelastic" needs material.relaxation_strength g > 0 and
+// material.relaxation_time tau > 0 (a missing or bad one rejected naming the file, the key and
+// the expected value); either key with another model is refused rather than ignored; both are
+// carried into the resolved case.
+TEST(Parser, ViscoelasticMaterialModel) {
+  json visco = valid_case();
+  visco["material"]["model"] = "viscoelastic";
+  visco["material"]["relaxation_strength"] = 0.5;
+  expect_rejected(visco, "material.relaxation_time",
+                  "is missing; material.model \"viscoelastic\" needs the relaxation time "
+                  "tau > 0 s");
+  visco["material"]["relaxation_time"] = -1e-6;
+  expect_rejected(visco, "material.relaxation_time", "the relaxation time tau > 0 s");
+  visco["material"]["relaxation_time"] = 2e-6;
+  json no_strength = visco;
+  no_strength["material"].erase("relaxation_strength");
+  expect_rejected(no_strength, "material.relaxation_strength",
+                  "is missing; material.model \"viscoelastic\" needs the relaxation strength "
+                  "g > 0");
+  json zero = visco;
+  zero["material"]["relaxation_strength"] = 0;
+  expect_rejected(zero, "material.relaxation_strength", "the relaxation strength g > 0");
+  json elastic = visco;
+  elastic["material"].erase("model");
+  expect_rejected(elastic, "material.relaxation_strength",
+                  "is given with material.model \"elastic\"; expected material.model "
+                  "\"viscoelastic\"");
+  const Case c = parse_case(visco, "ok.json");
+  EXPECT_EQ(c.material.model, rebound::cases::MaterialModel::viscoelastic);
+  EXPECT_EQ(c.material.relaxation_strength.value_or(0), 0.5);
+  EXPECT_EQ(c.material.relaxation_time.value_or(0), 2e-6);
+  EXPECT_STREQ(rebound::cases::to_string(c.material.model), "viscoelastic");
+  const json resolved = rebound::cases::resolved_json(c);
+  EXPECT_EQ(resolved["material"]["model"], "viscoelastic");
+  EXPECT_EQ(resolved["material"]["relaxation_strength"], 0.5);
+  EXPECT_EQ(resolved["material"]["relaxation_time"], 2e-6);
 }

@@ -45,6 +45,7 @@ FEM_COLUMNS = [
     "contact_node_velocity_n_m_per_s", "center_velocity_t_m_per_s", "center_velocity_n_m_per_s",
     "spin_rad_per_s", "normal_force_smoothed_N", "binormal_impulse_N_s",
     "lowest_boundary_height_m", "normal_contact_loss_J", "plastic_dissipation_J",
+    "viscous_dissipation_J",
 ]
 
 
