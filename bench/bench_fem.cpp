@@ -164,9 +164,12 @@ void compare_materials(const std::string& file, std::optional<double> yield_stre
   for (const int degree : {1, 2}) {
     rebound::cases::Case cases[3] = {elastic, plastic, viscous};
     for (auto& c : cases) c.fem.degree = degree;
+    // One mesh: the elastic-plastic body's (refined over Thornton's contact zone, larger than
+    // Hertz's above the yield speed; meshes::mesh_options).
+    const double zone = rebound::cases::derive(cases[1]).thornton.contact_zone_radius;
     std::unique_ptr<rebound::fem::Solver> solvers[3] = {
-        started_solver(cases[0], level, 0), started_solver(cases[1], level, 0), {}};
-    solvers[2] = started_solver(cases[2], level, 0, solvers[0]->info().time_step);
+        started_solver(cases[0], level, zone), started_solver(cases[1], level, zone), {}};
+    solvers[2] = started_solver(cases[2], level, zone, solvers[0]->info().time_step);
     std::vector<double> walls[3], forces[3];
     for (int r = 0; r < repeats; ++r)
       for (int v = 0; v < 3; ++v) {
