@@ -40,6 +40,7 @@ class LaiModel {
   explicit LaiModel(const Configuration& c)
       : kappa_(cases::kappa_of(c.poisson_ratio)),
         stick_limit_(cases::stick_limit(kappa_, c.friction)),
+        friction_(c.friction),
         frictionless_(c.friction == 0),
         always_stick_(std::isinf(stick_limit_)),
         N_(scaled_inverse_inertia(c.lambda, c.theta)),
@@ -51,6 +52,8 @@ class LaiModel {
         // x = x_f (the force ~ (x - x_f)^{3/2} is not smooth there) and viscoelastic's cut.
         watches_release_(spring_.law == NormalLaw::thornton ||
                          spring_.law == NormalLaw::viscoelastic),
+        // The plane's laws other than Hertz's: the slip cone is Coulomb's on the law's force.
+        coulomb_law_(!hertz_ && !socket_law_),
         tangential_stiffness_(4.0 / (3.0 * kappa_)),
         coupling_(1.0 / (3.0 * kappa_)) {}
 
@@ -66,7 +69,46 @@ class LaiModel {
   }
   template <class State>
   double slip_extension(const State& y) const {
+    if (coulomb_law_) return slip_sign_ * coulomb_cone(y[kSigma] * y[kSigma], -velocity(y).y());
     return slip_cone_ * (y[kSigma] * y[kSigma]);
+  }
+  // Coulomb's cone in eps for a normal law F(x, x') other than Hertz's (docs/THEORY.md §7,
+  // "Coulomb's bound with a dissipative law"): the tangential force (4/(3 kappa)) |eps| sigma
+  // equals mu times the normal force F + eps^2 / (3 kappa sigma) where
+  // mu eps^2 - 4 x |eps| + 3 kappa mu sigma F = 0, whose smaller root is
+  //   |eps| = (3/2) kappa mu F / (sqrt(x) (1 + s)),  s = sqrt(1 - kappa mu^2 f),
+  // f = F / ((4/3) x^{3/2}) the law's force over Hertz's at x. For Hertz (f = 1) it is C x, the
+  // cone of Lai's eq. 5.57 (stick_limit_). Where kappa mu^2 f > 1 no extension reaches mu F_n
+  // (the contact sticks); s is then taken as 0, which keeps the cone continuous and |F_t| below
+  // mu F_n.
+  double coulomb_cone(double x, double rate) const {
+    return cone_of(x, spring_.force(x, rate)).value;
+  }
+  // d|eps|/dtau on the cone: its partials times x' and, through F(x, x'), x'' (the normal
+  // acceleration of P, N times the contact force).
+  template <class State>
+  double coulomb_cone_rate(const State& y) const {
+    const Eigen::Vector2d v = velocity(y), a = N_ * force(y, v);
+    const double x = y[kSigma] * y[kSigma], rate = -v.y(), acceleration = -a.y();
+    const NormalSpring::Slopes f = spring_.force_and_slopes(x, rate);
+    const Cone c = cone_of(x, f.force);
+    return (c.by_compression + c.by_force * f.compression) * rate +
+           c.by_force * f.rate * acceleration;
+  }
+  struct Cone {
+    double value, by_compression, by_force;  // |eps| and its partials in x (F held) and F
+  };
+  Cone cone_of(double x, double force) const {
+    if (!(x > 0) || !(force > 0)) return {0.0, 0.0, 0.0};
+    const double root = std::sqrt(x), k = kappa_ * friction_ * friction_,
+                 scale = 1.5 * kappa_ * friction_;
+    const double f = 0.75 * force / (x * root), s = std::sqrt(std::max(0.0, 1.0 - k * f));
+    const double value = scale * force / (root * (1.0 + s));
+    // ds/dx = (3/4) k f / (x s), ds/dF = -(3/8) k / (x^{3/2} s); 0 where s is held at 0.
+    const double ds_dx = s > 0 ? 0.75 * k * f / (x * s) : 0.0;
+    const double ds_df = s > 0 ? -0.375 * k / (x * root * s) : 0.0;
+    return {value, value * (-0.5 / x - ds_dx / (1.0 + s)),
+            value * (1.0 / force - ds_df / (1.0 + s))};
   }
   // Contact force gamma' (t, n) = d gamma / d tau.
   template <class State>
@@ -117,11 +159,14 @@ class LaiModel {
   }
   template <class State>
   double cone_reached(const State& y) const {  // |eps| reaches C (-delta_n)
-    return std::abs(y[kEpsilon]) - stick_limit_ * (y[kSigma] * y[kSigma]);
+    const double x = y[kSigma] * y[kSigma];
+    return std::abs(y[kEpsilon]) -
+           (coulomb_law_ ? coulomb_cone(x, -velocity(y).y()) : stick_limit_ * x);
   }
   template <class State>
   double slip_reversal(const State& y) const {  // sgn(eps) delta_t' + C delta_n' reaches 0
     const Eigen::Vector2d v = velocity(y);  // (docs/THEORY.md §12: Lai 1999, eq. 5.60 corrected)
+    if (coulomb_law_) return slip_sign_ * v.x() - coulomb_cone_rate(y);
     return slip_sign_ * v.x() + stick_limit_ * v.y();
   }
   // Stored energy of the springs over m v^2 (docs/THEORY.md §5).
@@ -165,12 +210,15 @@ class LaiModel {
     slip_cone_ = frictionless_ ? 0.0 : slip_sign * stick_limit_;
   }
 
-  double kappa_, stick_limit_;
+  double kappa_, stick_limit_, friction_;
   bool frictionless_, always_stick_;
   Eigen::Matrix2d N_;
   Eigen::Vector2d v0_;
   NormalSpring spring_;
   bool hertz_, socket_law_, watches_release_;
+  // The slip cone is Coulomb's on the law's own force (coulomb_cone), not Hertz's C x: every law
+  // of the plane but Hertz's (the socket's laws keep C x, docs/THEORY.md §7).
+  bool coulomb_law_;
   double tangential_stiffness_, coupling_;  // 4 / (3 kappa), 1 / (3 kappa)
   Mode mode_ = Mode::stick;
   double slip_sign_ = 1;
@@ -224,7 +272,13 @@ Outcome solve(const Configuration& configuration, const LaiOptions& options) {
         "kappa mu^2 >= 1: the tangential spring never reaches the friction "
         "limit, the contact sticks throughout (no dissipation)");
   } else {
-    model.set_mode(std::abs(tan_alpha) < model.stick_limit_ ? Mode::stick : Mode::slip, slip_sign);
+    // ... with the cone's opening at first touch, lim |eps| / x (C for Hertz, Thornton and
+    // Michalczyk; C of f = 1 + D for the viscous laws; unbounded for the viscoelastic law, whose
+    // force ~ A x' sqrt(x) dwarfs Hertz's there).
+    const double x0 = 1e-12, opening = model.coulomb_law_
+                                           ? model.coulomb_cone(x0, -model.v0_.y()) / x0
+                                           : model.stick_limit_;
+    model.set_mode(std::abs(tan_alpha) < opening ? Mode::stick : Mode::slip, slip_sign);
   }
   const bool friction = !model.frictionless_ && !model.always_stick_;
 
@@ -295,6 +349,15 @@ Outcome solve(const Configuration& configuration, const LaiOptions& options) {
   double s = 0;
   bool compressing = true;
   double phase_start = 0;
+  // Where the law's force jumps or vanishes (an event), a sticking spring outside Coulomb's cone
+  // of the force after it starts to slip there.
+  auto slip_if_outside_cone = [&](double rate) {
+    if (!model.coulomb_law_ || !friction || model.mode_ != Mode::stick) return;
+    if (!(std::abs(y[kEpsilon]) > model.coulomb_cone(y[kSigma] * y[kSigma], rate))) return;
+    outcome.phases.push_back({model.mode_, phase_start, y[kTau]});
+    phase_start = y[kTau];
+    model.set_mode(Mode::slip, y[kEpsilon] >= 0 ? 1.0 : -1.0);
+  };
   record(0, y);
   constexpr double kSLimit = 1e4;  // far beyond any contact (normal Hertz impact: s_c ~ 7)
   // First step: in s the solution starts smoothly, and a step of 0.1 has an error estimate of
@@ -313,10 +376,15 @@ Outcome solve(const Configuration& configuration, const LaiOptions& options) {
     if (result.event < 0) throw std::runtime_error("Lai model: no separation");
     ++statistics.events;
     if (result.event == kSeparation) y[kSigma] = 0;  // on the surface (the root is to round-off)
-    record(y[kTau], y);
+    // (At a release or the end of compression the sample is taken after the law's switch, so that
+    // it shows the force and the friction from there on.)
+    if (result.event != kRelease && result.event != kCompressionEnd) record(y[kTau], y);
     if (result.event == kSeparation) break;
     if (result.event == kRelease) {
       model.spring_.released = true;  // the normal law's force is 0 from here on
+      // ... and so is Coulomb's bound on the tangential force: a sticking spring slides (eps = 0).
+      slip_if_outside_cone(0.0);
+      record(y[kTau], y);
       continue;
     }
     if (result.event == kCompressionEnd) {
@@ -325,6 +393,10 @@ Outcome solve(const Configuration& configuration, const LaiOptions& options) {
       model.spring_.start_unloading(y[kSigma] * y[kSigma]);
       outcome.compression_normal_impulse = y[kGammaN];
       outcome.normal_work_compression = y[kWork];
+      // Michalczyk's force drops to R^2 times Hertz's as restitution starts (x' < 0): a sticking
+      // spring beyond the narrowed cone slides.
+      slip_if_outside_cone(-std::numeric_limits<double>::denorm_min());
+      record(y[kTau], y);
       continue;
     }
     // Stick/slip switch at tau.

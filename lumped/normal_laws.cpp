@@ -152,6 +152,35 @@ double NormalSpring::elastic_force(double compression) const {
   return hertz_force(compression);
 }
 
+NormalSpring::Slopes NormalSpring::force_and_slopes(double x, double rate) const {
+  const double f = force(x, rate);
+  if (!(f > 0)) return {0.0, 0.0, 0.0};
+  const double root = std::sqrt(x), hertz = hertz_force(x), hertz_slope = 2.0 * root;
+  switch (law) {
+    case NormalLaw::hunt_crossley:
+    case NormalLaw::lankarani_nikravesh:
+    case NormalLaw::flores: {
+      const double factor = 1.0 + damping * rate / initial_compression_rate;
+      return {f, hertz_slope * factor, hertz * damping / initial_compression_rate};
+    }
+    case NormalLaw::michalczyk:
+      return {f, hertz_slope * f / hertz, 0.0};
+    case NormalLaw::thornton: {
+      if (!unloading || x > max_compression)  // Hertz's 2 sqrt(x), then the C^1 plastic line
+        return {f, 2.0 * std::sqrt(std::min(x, yield_compression)), 0.0};
+      return {f, 2.0 * unloading_stiffness * std::sqrt(x - residual_compression), 0.0};
+    }
+    case NormalLaw::viscoelastic:  // (4/3) sqrt(x) (x + (3/2) A x')
+      return {f, hertz_slope + dissipative_constant * rate / root,
+              2.0 * dissipative_constant * root};
+    case NormalLaw::hertz:
+      return {f, hertz_slope, 0.0};
+    default:  // liu, wang_gao: not of the plane
+      return {f, std::numeric_limits<double>::quiet_NaN(),
+              std::numeric_limits<double>::quiet_NaN()};
+  }
+}
+
 double NormalSpring::elastic_energy(double compression) const {
   if (socket_law(law))
     return cases::socket_elastic_energy(socket_law_of(law), modulus, socket, polynomial_index,

@@ -91,6 +91,14 @@ struct NormalSpring {
   // plane, K(x) x for liu and wang_gao; thornton's force on its current branch (loading, or
   // unloading after start_unloading).
   double elastic_force(double compression) const;
+  // force(x, x') and its partial derivatives in x and x' (0 where the force is cut or released,
+  // and across Michalczyk's jump at x' = 0, a constant factor on either side), for the laws of
+  // the plane (not liu, wang_gao). Lai's model bounds the tangential force by mu times this force
+  // (docs/THEORY.md §7, "Coulomb's bound with a dissipative law").
+  struct Slopes {
+    double force, compression, rate;
+  };
+  Slopes force_and_slopes(double compression, double compression_rate) const;
   // Its integral from 0: the stored energy over m v^2 ((8/15) x^{5/2} for the plane's laws);
   // thornton's is what unloading returns, (8/15) sqrt(R_p/R) (x - x_f)^{5/2}, with R_p and x_f
   // of an unloading from this x while still loading.
