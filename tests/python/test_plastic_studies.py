@@ -7,7 +7,11 @@
   frictionless, head-on FE body;
 * rod_case() at ratio k times its own V_y: every axis angle has Phi = k^2 Phi_y with Phi_y =
   (pi^5/60) p_y^5/E*^4 (docs/THEORY.md sec. 7), at different reduced masses m_w;
-* contact_at_peak(): force over area and sqrt(area/pi) at the largest force of a history."""
+* contact_at_peak(): force over area and sqrt(area/pi) at the largest force of a history;
+* scripts/plastic_oblique.py: oblique_case() keeps the normal speed (and so V/V_y) and sets the
+  tangential speed tan(theta) v_n; gross_sliding_e_t() is the centre's tangential coefficient of
+  a ball that slides throughout, which Lai's model with Thornton's law (Coulomb on the law's own
+  force) restitutes at 60 degrees, mu = 0.1, to 1e-9 with its own e_n."""
 
 import json
 import math
@@ -20,6 +24,7 @@ from common import SOURCE_DIR, temporary_folder
 
 sys.path.insert(0, os.path.join(SOURCE_DIR, "scripts"))
 import plastic_flux_density  # noqa: E402
+import plastic_oblique  # noqa: E402
 import plastic_restitution  # noqa: E402
 
 
@@ -68,6 +73,28 @@ class ContactAtPeak(unittest.TestCase):
         pressure, radius = plastic_restitution.contact_at_peak(folder)
         self.assertAlmostEqual(pressure, 2.5e6, delta=1e-6)
         self.assertAlmostEqual(radius, math.sqrt(2e-6 / math.pi), delta=1e-15)
+
+
+class ObliqueCase(unittest.TestCase):
+    def test_incidence_keeps_the_normal_problem(self):
+        sphere = base("hertz-steel-sphere.json")
+        head_on = plastic_oblique.oblique_case(sphere, 10, 2, 0.0, 0.1)
+        self.assertEqual(head_on["contact"]["friction"], 0.0)
+        for theta in (10.0, 45.0, 60.0):
+            case = plastic_oblique.oblique_case(sphere, 10, 2, theta, 0.1)
+            self.assertEqual(case["impact"]["normal_speed"], head_on["impact"]["normal_speed"])
+            self.assertAlmostEqual(case["impact"]["tangential_speed"],
+                                   math.tan(math.radians(theta)), delta=1e-15)
+            self.assertEqual(case["material"]["yield_stress"], head_on["material"]["yield_stress"])
+            self.assertEqual(case["contact"]["friction"], 0.1)
+
+    def test_gross_sliding_is_lais_model_sliding_throughout(self):
+        case = plastic_oblique.oblique_case(base("hertz-steel-sphere.json"), 10, 2, 60.0, 0.1)
+        case["lumped"] = {"model": "lai", "normal_law": "thornton"}
+        lumped = rebound.lumped(rebound.load_case(case), history=False)
+        self.assertAlmostEqual(
+            lumped["tangential_cor"],
+            plastic_oblique.gross_sliding_e_t(lumped["e_newton"], 60.0, 0.1), delta=1e-9)
 
 
 if __name__ == "__main__":
