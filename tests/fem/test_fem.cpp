@@ -477,7 +477,7 @@ TEST(FemCommand, WritesSummaryHistoryAndFrames) {
   for (const char* key :
        {"dofs", "cells", "time_step", "steps", "mpi_ranks", "wall_time", "dof_steps_per_second",
         "energy_balance_error", "lambda_mesh", "theta_mesh", "mesh_mass_properties",
-        "plastic_dissipation", "material_model"})
+        "plastic_dissipation", "viscous_dissipation", "material_model"})
     EXPECT_TRUE(s.contains(key)) << key;
   std::ifstream history(dir / "fem" / "history.csv");
   std::string header;
@@ -491,7 +491,7 @@ TEST(FemCommand, WritesSummaryHistoryAndFrames) {
             "contact_area_m2,contact_node_velocity_t_m_per_s,contact_node_velocity_n_m_per_s,"
             "center_velocity_t_m_per_s,center_velocity_n_m_per_s,spin_rad_per_s,"
             "normal_force_smoothed_N,binormal_impulse_N_s,lowest_boundary_height_m,"
-            "normal_contact_loss_J,plastic_dissipation_J");
+            "normal_contact_loss_J,plastic_dissipation_J,viscous_dissipation_J");
   EXPECT_TRUE(fs::exists(dir / "fem" / "solution.pvd"));
   EXPECT_TRUE(fs::exists(dir / "fem" / "solution_0000.pvtu"));
   EXPECT_TRUE(s["warnings"].is_array());
