@@ -123,7 +123,9 @@ def main():
         rows.append(row)
         print(f"plastic_oblique.py: theta = {theta:g}: e_n = {row['e_newton']:.4f}"
               + (f", e_t = {row['tangential_cor']:.4f}" if theta else ""), file=sys.stderr)
-    path = write(rows, out, "plastic_oblique.csv")
+    columns = list(dict.fromkeys(key for row in rows for key in row))  # head-on has fewer
+    path = write([{key: row.get(key) for key in columns} for row in rows], out,
+                 "plastic_oblique.csv")
     head = rows[0]
     print(f"Elastic-plastic FE ball (FE_Q({args.degree}), V_n = {args.ratio:g} V_y at 1 m/s) at "
           f"incidence theta from the normal, mu = {args.friction:g} (`python3 "
