@@ -158,13 +158,14 @@ class LaiModel {
     return -spring_.release(y[kSigma] * y[kSigma], -velocity(y).y());
   }
   template <class State>
-  double cone_reached(const State& y) const {  // |eps| reaches C (-delta_n)
+  double cone_reached(const State& y) const {  // |eps| reaches the cone (Hertz: C (-delta_n))
     const double x = y[kSigma] * y[kSigma];
     return std::abs(y[kEpsilon]) -
            (coulomb_law_ ? coulomb_cone(x, -velocity(y).y()) : stick_limit_ * x);
   }
   template <class State>
-  double slip_reversal(const State& y) const {  // sgn(eps) delta_t' + C delta_n' reaches 0
+  double slip_reversal(const State& y) const {  // the slip velocity reaches 0 (Hertz: sgn(eps)
+    // delta_t' + C delta_n')
     const Eigen::Vector2d v = velocity(y);  // (docs/THEORY.md §12: Lai 1999, eq. 5.60 corrected)
     if (coulomb_law_) return slip_sign_ * v.x() - coulomb_cone_rate(y);
     return slip_sign_ * v.x() + stick_limit_ * v.y();

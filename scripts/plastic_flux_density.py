@@ -31,7 +31,7 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from plastic_restitution import extrapolate, run_case, setup  # noqa: E402
-from socket_fem import fail, write  # noqa: E402
+from socket_fem import contact_sizes, fail, write  # noqa: E402
 
 CASE = os.path.join(ROOT, "cases", "rod-lai-a.json")
 
@@ -82,9 +82,7 @@ def main():
         modulus = derived["hertz"]["contact_modulus"]
         flux_y = math.pi ** 5 / 60 * t["limiting_pressure"] ** 5 / modulus ** 4
         runs = run_case(rebound_fem, case, resolutions, out)
-        sizes = [r["h_contact"] for r in runs]
-        if not sizes[0] > sizes[1] > sizes[2]:
-            fail(f"theta = {theta:g}: the contact cell sizes {sizes} do not decrease")
+        sizes = contact_sizes(runs, f"theta = {theta:g}", resolutions)
         # Energies over the normal impact's, (1/2) m_w v_n^2 (the rod's KE_0 is (1/2) m v_n^2).
         impact_energy = 0.5 * derived["reduced_mass"] * case["impact"]["normal_speed"] ** 2
         vibration, plastic = [], []

@@ -41,7 +41,7 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from plastic_restitution import extrapolate, setup, study_case  # noqa: E402
-from socket_fem import fail, numbers, run_refine, write  # noqa: E402
+from socket_fem import contact_sizes, fail, numbers, run_refine, write  # noqa: E402
 
 CASE = os.path.join(ROOT, "cases", "hertz-steel-sphere.json")
 
@@ -87,10 +87,7 @@ def main():
     for theta in [0.0] + angles:
         case = oblique_case(base, args.ratio, args.degree, theta, args.friction)
         runs = run_refine(rebound_fem, case, resolutions, out, ["--frames", "0"])
-        sizes = [r["h_contact"] for r in runs]
-        if not sizes[0] > sizes[1] > sizes[2]:
-            fail(f"theta = {theta:g}: the contact cell sizes {sizes} do not decrease with the "
-                 f"resolutions {resolutions}: the meshes did not change")
+        sizes = contact_sizes(runs, f"theta = {theta:g}", resolutions)
         summaries = []
         for run in runs:
             with open(os.path.join(run["directory"], "summary.json")) as stream:

@@ -34,7 +34,8 @@ import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from socket_fem import executable, fail, numbers, richardson, run_refine, write  # noqa: E402
+from socket_fem import (contact_sizes, executable, fail, numbers, richardson,  # noqa: E402
+                        run_refine, write)
 
 CASE = os.path.join(ROOT, "cases", "hertz-steel-sphere.json")
 
@@ -129,10 +130,7 @@ def main():
     for ratio in ratios:
         case = study_case(base, ratio, args.degree)
         runs = run_case(rebound_fem, case, resolutions, out)
-        sizes = [r["h_contact"] for r in runs]
-        if not sizes[0] > sizes[1] > sizes[2]:
-            fail(f"V/V_y = {ratio:g}: the contact cell sizes {sizes} do not decrease with the "
-                 f"resolutions {resolutions}: the meshes did not change")
+        sizes = contact_sizes(runs, f"V/V_y = {ratio:g}", resolutions)
         e = extrapolate([r["e_newton"] for r in runs], sizes)
         w = extrapolate([r["plastic_fraction"] for r in runs], sizes)
         f = extrapolate([r["peak_normal_force"] for r in runs], sizes)

@@ -146,6 +146,16 @@ def richardson(values, sizes):
     return p, value, abs(value - f3)
 
 
+def contact_sizes(runs, label, resolutions):
+    """The runs' contact cell sizes, coarse to fine, or exits naming `label` when they do not
+    decrease (the meshes did not change with the resolutions)."""
+    sizes = [r["h_contact"] for r in runs]
+    if not all(a > b for a, b in zip(sizes, sizes[1:])):
+        fail(f"{label}: the contact cell sizes {sizes} do not decrease with the resolutions "
+             f"{resolutions}: the meshes did not change")
+    return sizes
+
+
 def executable(build):
     rebound_fem = os.path.join(build, "bin", "rebound-fem")
     if not os.access(rebound_fem, os.X_OK):
@@ -176,10 +186,7 @@ def converge(build, out, clearances_mm, resolutions, degree, up_to=None):
                   f"{runs[-1]['dofs']} dofs, h_contact {runs[-1]['h_contact']:.4g} m, "
                   f"{runs[-1]['candidates']} candidates, {runs[-1]['seconds']:.0f} s",
                   file=sys.stderr)
-        sizes = [r["h_contact"] for r in runs]
-        if not sizes[0] > sizes[1] > sizes[2]:
-            fail(f"dR = {clearance_mm:g} mm: the contact cell sizes {sizes} do not decrease with "
-                 f"the resolutions {resolutions}: the meshes did not change")
+        sizes = contact_sizes(runs, f"dR = {clearance_mm:g} mm", resolutions)
         for x in compared_approaches(up_to, delta_30, clearance):
             approach = x * clearance
             hertz = hertz_force(clearance, approach, modulus)
@@ -254,10 +261,7 @@ def converge_impacts(build, out, clearances_mm, resolutions, degree):
     rows = []
     for clearance_mm in clearances_mm:
         runs = run_impacts(rebound_fem, clearance_mm, resolutions, degree, out)
-        sizes = [r["h_contact"] for r in runs]
-        if not sizes[0] > sizes[1] > sizes[2]:
-            fail(f"dR = {clearance_mm:g} mm: the contact cell sizes {sizes} do not decrease with "
-                 f"the resolutions {resolutions}: the meshes did not change")
+        sizes = contact_sizes(runs, f"dR = {clearance_mm:g} mm", resolutions)
         print(f"socket_fem.py: dR = {clearance_mm:g} mm: "
               + ", ".join(f"r = {r['contact_resolution']:g} {r['dofs']:.0f} dofs" for r in runs),
               file=sys.stderr)

@@ -47,7 +47,7 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from plastic_restitution import extrapolate, setup  # noqa: E402
-from socket_fem import fail, numbers, run_refine, write  # noqa: E402
+from socket_fem import contact_sizes, fail, numbers, run_refine, write  # noqa: E402
 from viscoelastic_fit import Sphere, fit_all  # noqa: E402
 
 CASE = os.path.join(ROOT, "cases", "hertz-steel-sphere.json")
@@ -139,10 +139,7 @@ def main():
     for speed in speeds:
         case = viscoelastic_case(base, speed, args.degree, args.g, tau)
         runs = run_refine(rebound_fem, case, resolutions, out, ["--frames", "0"])
-        sizes = [r["h_contact"] for r in runs]
-        if not sizes[0] > sizes[1] > sizes[2]:
-            fail(f"{speed:g} m/s: the contact cell sizes {sizes} do not decrease with the "
-                 f"resolutions {resolutions}: the meshes did not change")
+        sizes = contact_sizes(runs, f"{speed:g} m/s", resolutions)
         e = extrapolate([r["e_newton"] for r in runs], sizes)
         middle = runs[1]
         with open(os.path.join(middle["directory"], "summary.json")) as stream:
