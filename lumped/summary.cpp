@@ -24,7 +24,7 @@ struct BodyVelocity {
 };
 BodyVelocity body_velocity(const cases::Derived& d, const Eigen::Vector2d& impulse) {
   const double mass = d.body.mass, k2 = d.body.radius_of_gyration * d.body.radius_of_gyration;
-  const double b = d.body.contact_offset, theta = d.geometry.theta;  // the body's own lever arm
+  const double b = d.body.contact_offset, theta = d.body_geometry.theta;  // its own lever arm
   return {
       d.centre_velocity + impulse / mass,
       d.spin + b * (std::cos(theta) * impulse.x() + std::sin(theta) * impulse.y()) / (mass * k2)};
