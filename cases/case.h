@@ -54,24 +54,33 @@ struct Material {
 };
 
 // What the body strikes: a rigid plane (the default), an elastic half-space (the lumped and
-// half-space models only) or a rigid spherical socket around a sphere (fem_target_problem() says
-// what the FEM takes). The half-space is infinitely massive: only its elastic constants enter,
-// through cases::contact_pair() (cases/derived.h); its density is optional and informative. The
-// socket (radius R1 > the ball's body.radius R2) is fixed and rigid: the pair's E* is the ball's;
-// its geometry is cases::socket_geometry() (cases/socket.h; docs/THEORY.md §7).
-enum class TargetType { rigid_plane, elastic_halfspace, spherical_socket };
+// half-space models only), a rigid spherical socket around a sphere (fem_target_problem() says
+// what the FEM takes) or a second free solid sphere (the lumped and half-space models only). The
+// half-space is infinitely massive: only its elastic constants enter, through
+// cases::contact_pair() (cases/derived.h); its density is optional and informative. The socket
+// (radius R1 > the ball's body.radius R2) is fixed and rigid: the pair's E* is the ball's; its
+// geometry is cases::socket_geometry() (cases/socket.h; docs/THEORY.md §7). The sphere (radius
+// R2 = radius, material E, nu and a required density) is at rest before the impact with its
+// centre at (0, -R2, 0): the pair is one equivalent body on a rigid plane (cases::derive;
+// Johnson 1985 ch. 11, Stronge 2000; docs/THEORY.md §2), and the target's own rebound follows
+// from the impulse (lumped/summary.h).
+enum class TargetType { rigid_plane, elastic_halfspace, spherical_socket, sphere };
 
 const char* to_string(TargetType type);
 
 struct Target {
   TargetType type = TargetType::rigid_plane;
-  double young_modulus = 0;       // Pa, elastic_halfspace only
-  double poisson_ratio = 0;       // elastic_halfspace only
-  std::optional<double> density;  // kg/m^3, elastic_halfspace only, optional
-  double radius = 0;              // m, spherical_socket only: the socket's radius R1
+  double young_modulus = 0;       // Pa, elastic_halfspace and sphere
+  double poisson_ratio = 0;       // elastic_halfspace and sphere
+  std::optional<double> density;  // kg/m^3: elastic_halfspace, optional; sphere, required
+  double radius = 0;              // m: spherical_socket, the socket's radius R1; sphere, its R2
   // The target does not deform (the rigid plane, the socket): E* and G* are the body's.
-  bool rigid() const { return type != TargetType::elastic_halfspace; }
+  bool rigid() const {
+    return type == TargetType::rigid_plane || type == TargetType::spherical_socket;
+  }
   bool socket() const { return type == TargetType::spherical_socket; }
+  // The target is a free body that moves after the impact (the sphere).
+  bool moves() const { return type == TargetType::sphere; }
 };
 
 struct Contact {
@@ -216,9 +225,8 @@ Case parse_case(const nlohmann::json& document, const std::string& source);
 // Why the FEM cannot run the case, the value and what the FEM supports; empty when it can. The
 // FEM models the rigid plane and the rigid spherical socket (whose conformal contact zone,
 // cases::socket_overlap_radius, must not exceed cases::socket_fem_contact_radius_limit), not the
-// elastic half-space. The FEM
-// commands (fem, pair, refine, sweep --fem, mesh) refuse such a case up front with
-// require_fem_target().
+// elastic half-space nor the sphere target. The FEM commands (fem, pair, refine, sweep --fem, mesh)
+// refuse such a case up front with require_fem_target().
 std::string fem_target_problem(const Case& c);
 // Throws CaseError(c.source, KEY, fem_target_problem(c)) when that is not empty: KEY is
 // target.radius for a socket, target.type otherwise.

@@ -144,6 +144,25 @@ Eigen::Matrix2d inverse_inertia_generalized(double body_mass, double gyration, d
   return l.transpose() * m_inverse * l;
 }
 
+Eigen::Matrix2d inverse_inertia_at(double mass, double moment_of_inertia,
+                                   const Eigen::Vector2d& centre) {
+  const Eigen::Vector2d s(centre.y(), -centre.x());  // b x r, r = P - G = -centre
+  return Eigen::Matrix2d::Identity() / mass + s * s.transpose() / moment_of_inertia;
+}
+
+MassProperties target_mass_properties(const Target& target) {
+  Body sphere;
+  sphere.shape = Shape::sphere;
+  sphere.radius = target.radius;
+  Material material;
+  material.young_modulus = target.young_modulus;
+  material.poisson_ratio = target.poisson_ratio;
+  material.density = target.density.value_or(0.0);
+  MassProperties p = mass_properties(sphere, material, 0.0);
+  p.centre_of_mass = Eigen::Vector3d(0.0, -target.radius, 0.0);
+  return p;
+}
+
 Eigen::Matrix2d inverse_inertia_closed_form(double body_mass, double gyration, double offset,
                                             double theta) {
   const double k2 = gyration * gyration, b2 = offset * offset;
@@ -274,14 +293,23 @@ Derived derive(const Case& c, const MassProperties& body) {
   // The angle of PG from n, from where the body's centre of mass is (equal to the case's theta
   // for the exact geometry; the mesh's own for a discretised body).
   const double theta_geometry = std::atan2(-body.centre_of_mass.x(), body.centre_of_mass.y());
-  const Eigen::Matrix2d N_geometry = inverse_inertia_generalized(
-      d.body.mass, d.body.radius_of_gyration, d.body.contact_offset, theta_geometry);
-  d.geometry = planar_inertia(N_geometry);
+  d.body_inverse_inertia = inverse_inertia_generalized(d.body.mass, d.body.radius_of_gyration,
+                                                       d.body.contact_offset, theta_geometry);
+  d.body_geometry = planar_inertia(d.body_inverse_inertia);
+  d.geometry = d.body_geometry;
+  if (c.target.moves()) {
+    // The pair's compliance at P: N1 + N2 (docs/THEORY.md §2).
+    d.target_body = target_mass_properties(c.target);
+    const MassProperties& t = *d.target_body;
+    d.target_inverse_inertia =
+        inverse_inertia_at(t.mass, t.central_inertia(2, 2), t.centre_of_mass.head<2>());
+    d.geometry = planar_inertia(d.body_inverse_inertia + d.target_inverse_inertia);
+  }
   // A body with PG along n has a degenerate principal direction only when lambda = 0; otherwise
-  // theta from N equals the case's theta (tested).
+  // theta from N equals the case's theta (tested). The pair's principal direction is N1 + N2's.
   d.effective_mass = d.geometry.effective_mass;
   d.lambda = c.lumped.lambda.value_or(d.geometry.lambda);
-  d.theta = c.lumped.theta.value_or(theta_geometry);
+  d.theta = c.lumped.theta.value_or(c.target.moves() ? d.geometry.theta : theta_geometry);
   d.lambda_overridden = c.lumped.lambda.has_value();
   d.theta_overridden = c.lumped.theta.has_value();
   d.inverse_inertia = inverse_inertia_principal(d.effective_mass, d.lambda, d.theta);
@@ -315,9 +343,13 @@ Derived derive(const Case& c, const MassProperties& body) {
                               : std::numeric_limits<double>::quiet_NaN();
   }
 
-  // Hertz's radius: the body's radius of curvature at P on a plane, R1 R2 / dR in a socket.
+  // Hertz's radius: the body's radius of curvature at P on a plane, R1 R2 / dR in a socket,
+  // R1 R2 / (R1 + R2) on a target sphere (Johnson 1985, sec. 4.2).
+  const double R1 = d.body.contact_radius;
   const double m = d.effective_mass, v = d.approach_speed, E = d.contact_modulus,
-               R = c.target.socket() ? effective_radius(socket_geometry(c)) : d.body.contact_radius;
+               R = c.target.socket()  ? effective_radius(socket_geometry(c))
+                   : c.target.moves() ? R1 * c.target.radius / (R1 + c.target.radius)
+                                      : R1;
   d.length_scale = std::pow(m * m * std::pow(v, 4) / (E * E * R), 0.2);
   d.time_scale = d.length_scale / v;
   d.impulse_scale = m * v;
@@ -387,6 +419,12 @@ std::vector<DerivedValue> derived_values(const Case& c, const Derived& d) {
   };
   if (c.target.socket())
     v.push_back({"socket's effective radius R1 R2/dR", "m", d.hertz.radius, true});
+  if (d.target_body) {
+    v.push_back({"target sphere's mass", "kg", d.target_body->mass, true});
+    v.push_back({"target sphere's moment of inertia", "kg m^2",
+                 d.target_body->central_inertia(2, 2), true});
+    v.push_back({"effective radius R1 R2/(R1 + R2)", "m", d.hertz.radius, true});
+  }
   if (c.material.yield_stress) {
     v.push_back({"Thornton limiting pressure p_y", "Pa", d.thornton.limiting_pressure, true});
     v.push_back({"Thornton yield speed V_y", "m/s", d.thornton.yield_speed, true});
@@ -487,6 +525,11 @@ nlohmann::json to_json(const Case& c, const Derived& d) {
   // Michalczyk (2008), eqs. 3.1 and 3.10: Phi and the reduced mass m_w at P.
   j["energy_flux_density"] = d.energy_flux_density;
   j["reduced_mass"] = d.hertz.normal_mass;
+  if (d.target_body) {  // the free target sphere and the two compliances N1, N2 (N = N1 + N2)
+    j["target_body"] = to_json(*d.target_body);
+    j["inverse_inertia_body"] = matrix_json(d.body_inverse_inertia);
+    j["inverse_inertia_target"] = matrix_json(d.target_inverse_inertia);
+  }
   return j;
 }
 

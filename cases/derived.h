@@ -9,6 +9,7 @@
 
 #include <Eigen/Dense>
 #include <cmath>
+#include <optional>
 #include <vector>
 
 #include "cases/case.h"
@@ -73,10 +74,22 @@ struct PlanarInertia {
 // m, lambda, theta of a given N (inverse of inverse_inertia_principal).
 PlanarInertia planar_inertia(const Eigen::Matrix2d& inverse_inertia);
 
+// N at a point P of a rigid body of mass m and central moment of inertia I about b whose centre
+// of mass lies at `centre` (t, n) from P: an impulse J at P changes the centre's velocity by J/m
+// and the spin by (r x J)_b / I, r = P - G = -centre, so P's velocity by N J with
+// N = 1/m + s s^T / I, s = b x r = (-r_n, r_t) (Lai 1999, eq. 3.21 in Cartesian form).
+Eigen::Matrix2d inverse_inertia_at(double mass, double moment_of_inertia,
+                                   const Eigen::Vector2d& centre);
+
+// The free target sphere of target.type "sphere" (radius R2, target.material's density): its mass
+// properties as mass_properties() gives a sphere's, with its centre of mass at (0, -R2, 0) from P
+// (below the tangent plane at P, the body being above it).
+MassProperties target_mass_properties(const Target& target);
+
 struct HertzScales {
   double contact_modulus = 0;  // E* = E/(1-nu^2), Pa
-  double radius = 0;           // R, m (a socket: R1 R2 / dR, cases/socket.h)
-  double normal_mass = 0;      // 1/N_nn, kg (the body mass for a sphere)
+  double radius = 0;       // R, m (a socket: R1 R2 / dR, cases/socket.h; a sphere: R1 R2/(R1 + R2))
+  double normal_mass = 0;  // 1/N_nn, kg (the body mass for a sphere; m1 m2/(m1 + m2) of two)
   double normal_speed = 0;     // m/s
   double max_compression = 0;  // delta_max, m
   double duration = 0;         // t_c, s
@@ -137,11 +150,24 @@ double rigid_plane_dundurs_beta(double poisson_ratio);
 
 struct Derived {
   MassProperties body;
-  PlanarInertia geometry;           // m, lambda, theta of the body's own geometry
+  // m, lambda, theta of the geometry: the body's on a fixed target; the pair's, of N1 + N2, on a
+  // free target sphere (what lumped.lambda and lumped.theta override).
+  PlanarInertia geometry;
   Eigen::Matrix2d inverse_inertia;  // N used by the lumped model (overrides applied)
-  double effective_mass = 0;        // m used by the lumped model, kg
-  double lambda = 0;                // used by the lumped model (override or geometry)
-  double theta = 0;                 // used by the lumped model (override or geometry), rad
+  // The contact points' compliances (Stronge 2000, ch. 3 and 5; Johnson 1985, ch. 11;
+  // docs/THEORY.md §2): an impulse J on the body at P (and -J on the target) changes the body's
+  // velocity of P by N1 J and the target's by -N2 J, so their relative velocity by (N1 + N2) J.
+  // N2 = 0 on a fixed target (the rigid plane, the half-space, the socket), where the pair is the
+  // body; on a free sphere (Target::moves()) N1 + N2 is an equivalent body on a rigid plane, whose
+  // m, lambda and theta every lumped model takes (1/N_nn = m1 m2/(m1 + m2) for a body with PG
+  // along n; two spheres: N = diag(3.5, 1)/m*, lambda = 5/9, theta = 0, as one sphere of m*).
+  Eigen::Matrix2d body_inverse_inertia = Eigen::Matrix2d::Zero();    // N1
+  Eigen::Matrix2d target_inverse_inertia = Eigen::Matrix2d::Zero();  // N2
+  PlanarInertia body_geometry;                // m, lambda, theta of N1 (the body's lever arm at P)
+  std::optional<MassProperties> target_body;  // the free target sphere; empty: a fixed target
+  double effective_mass = 0;                  // m used by the lumped model, kg
+  double lambda = 0;                          // used by the lumped model (override or geometry)
+  double theta = 0;  // used by the lumped model (override or geometry), rad
   bool lambda_overridden = false;
   bool theta_overridden = false;
 

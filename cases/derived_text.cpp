@@ -50,6 +50,11 @@ std::string derived_table(const Case& c, const Derived& d) {
                         "exceeds the FEM's, R2 sin 35 deg");
   else if (c.target.rigid())
     out += format("  target: rigid plane\n");
+  else if (c.target.moves())
+    out += format(
+        "  target: free solid sphere at rest, R2 = %.6g m, E = %.4g Pa, nu = %.4g, rho = %.4g "
+        "kg/m^3 (lumped and half-space models only; not the FEM)\n",
+        c.target.radius, c.target.young_modulus, c.target.poisson_ratio, *c.target.density);
   else
     out += format(
         "  target: elastic half-space, E = %.4g Pa, nu = %.4g (lumped and half-space "
@@ -66,7 +71,22 @@ std::string derived_table(const Case& c, const Derived& d) {
   out += format("  %-34s [[%.5g, %.5g, %.5g], [%.5g, %.5g, %.5g], [%.5g, %.5g, %.5g]] kg m^2\n",
                 "central inertia (t, n, b)", I(0, 0), I(0, 1), I(0, 2), I(1, 0), I(1, 1), I(1, 2),
                 I(2, 0), I(2, 1), I(2, 2));
-  out += format(" Planar inertia (Lai 1999, eqs. 3.34-3.36; docs/THEORY.md sec. 2)\n");
+  if (d.target_body) {
+    const MassProperties& t = *d.target_body;
+    out += format(" Target sphere (centre at (0, -R2, 0) from P; docs/THEORY.md sec. 2)\n");
+    line("mass m2", t.mass, "kg");
+    line("moment of inertia I2", t.central_inertia(2, 2), "kg m^2");
+    line("reduced mass m1 m2/(m1 + m2)", d.body.mass * t.mass / (d.body.mass + t.mass), "kg");
+    const auto matrix = [&out](const char* label, const Eigen::Matrix2d& N) {
+      out += format("  %-34s [[%.6g, %.6g], [%.6g, %.6g]] 1/kg\n", label, N(0, 0), N(0, 1), N(1, 0),
+                    N(1, 1));
+    };
+    matrix("N1, the body's at P (t, n)", d.body_inverse_inertia);
+    matrix("N2, the target's at P (t, n)", d.target_inverse_inertia);
+  }
+  out +=
+      format(d.target_body ? " Planar inertia of the pair, N = N1 + N2 (Lai 1999, eqs. 3.34-3.36)\n"
+                           : " Planar inertia (Lai 1999, eqs. 3.34-3.36; docs/THEORY.md sec. 2)\n");
   line("effective mass m", d.effective_mass, "kg");
   line(d.lambda_overridden ? "lambda (case override)" : "lambda", d.lambda, "");
   line(d.theta_overridden ? "theta (case override)" : "theta", d.theta, "rad");
@@ -104,6 +124,10 @@ std::string derived_table(const Case& c, const Derived& d) {
   line("time scale eta/v", d.time_scale, "s");
   line("force scale m v^2/eta", d.force_scale, "N");
   out += format(" Hertz normal impact (docs/THEORY.md sec. 3)\n");
+  if (d.target_body) {
+    line("effective radius R1 R2/(R1 + R2)", d.hertz.radius, "m");
+    line("normal mass 1/N_nn", d.hertz.normal_mass, "kg");
+  }
   line("max compression delta_max", d.hertz.max_compression, "m");
   line("contact duration t_c", d.hertz.duration, "s");
   line("peak force F_max", d.hertz.peak_force, "N");

@@ -847,7 +847,11 @@ void check_derived(const Case& c, const Spelling& spelling, Problems& problems) 
   // point of the socket's laws.
   if (c.target.socket()) return;
   const double phi = body_axis_angle(body, c.impact.theta);
-  const double limit = mesh_contact_radius_limit(body.radius, phi);
+  const double body_limit = mesh_contact_radius_limit(body.radius, phi);
+  // A target sphere bounds the contact as the body does: a_max <= pi R2 / 12.
+  const double target_limit =
+      c.target.moves() ? mesh_contact_radius_limit(c.target.radius, 0.0) : body_limit;
+  const double limit = std::min(body_limit, target_limit);
   const double a = d.hertz.contact_radius;
   if (a > limit) {
     // a_max grows as v_n^(2/5) (Hertz): the normal speed at which a_max reaches the limit.
@@ -857,9 +861,12 @@ void check_derived(const Case& c, const Spelling& spelling, Problems& problems) 
                       short_number(spelling.speed_given * scale) +
                       " m/s for this body and material: the Hertz contact radius a_max = " +
                       short_number(a) + " m exceeds " + short_number(limit) +
-                      " m = R (pi/2 - |phi|)/6, the largest contact zone (3 a_max around P) the "
-                      "FEM can mesh on the touching cap; beyond it Hertz's small-contact "
-                      "assumption a_max << R fails for every model");
+                      (target_limit < body_limit
+                           ? " m = pi R2/12 of the target sphere (target.radius); beyond it "
+                             "Hertz's small-contact assumption a_max << R2 fails for every model"
+                           : " m = R (pi/2 - |phi|)/6, the largest contact zone (3 a_max around "
+                             "P) the FEM can mesh on the touching cap; beyond it Hertz's "
+                             "small-contact assumption a_max << R fails for every model"));
   } else if (c.material.model == MaterialModel::elastic_plastic &&
              d.thornton.contact_zone_radius > limit) {
     // The plastic contact outgrows Hertz's (ThorntonScales::contact_zone_radius): the largest
@@ -1024,19 +1031,22 @@ void read_document(const json& document, Problems& problems, Case& result) {
     if (!top.has("target")) return;
     const ObjectReader target(top.at("target"), "target", problems, {"type", "material", "radius"});
     const std::string type =
-        target.choice("type", {"rigid_plane", "elastic_halfspace", "spherical_socket"},
+        target.choice("type", {"rigid_plane", "elastic_halfspace", "spherical_socket", "sphere"},
                       std::string("rigid_plane"));
     Target& t = result.target;
-    if (type != "spherical_socket" && target.has("radius"))
+    const bool sphere = type == "sphere";
+    if (type != "spherical_socket" && !sphere && target.has("radius"))
       problems.add("target.radius", "is given for target.type \"" + type +
                                         "\", which has no radius; expected target.type "
-                                        "\"spherical_socket\" with it, or no target.radius");
+                                        "\"spherical_socket\" or \"sphere\" with it, or no "
+                                        "target.radius");
     if (type == "rigid_plane") {
       t.type = TargetType::rigid_plane;
       if (target.has("material"))
         target.stop("target.material",
                     "is given for target.type \"rigid_plane\", which has no material; expected "
-                    "target.type \"elastic_halfspace\" with it, or no target.material");
+                    "target.type \"elastic_halfspace\" or \"sphere\" with it, or no "
+                    "target.material");
       return;
     }
     if (type == "spherical_socket") {
@@ -1051,11 +1061,20 @@ void read_document(const json& document, Problems& problems, Case& result) {
       spelling.inputs.push_back({"target.radius", t.radius, 1e-2});
       return;
     }
-    t.type = TargetType::elastic_halfspace;
+    t.type = sphere ? TargetType::sphere : TargetType::elastic_halfspace;
+    // The sphere's radius R2 (a problem of its own: the material is read as well).
+    if (sphere)
+      problems.step([&] {
+        t.radius = target.number("radius", "the target sphere's radius R2 > 0 m");
+        target.require("radius", t.radius, t.radius > 0 && std::isfinite(t.radius),
+                       "the target sphere's radius R2 > 0 m");
+        spelling.inputs.push_back({"target.radius", t.radius, 1e-2});
+      });
+    const std::string what = sphere ? "the target sphere" : "the elastic half-space";
     if (!target.has("material"))
       target.stop("target.material",
-                  "is missing; expected {\"young_modulus\", \"poisson_ratio\"[, \"density\"]} "
-                  "of the elastic half-space");
+                  std::string("is missing; expected {\"young_modulus\", \"poisson_ratio\", ") +
+                      (sphere ? "\"density\"}" : "[\"density\"]}") + " of " + what);
     const ObjectReader material(target.at("material"), "target.material", problems,
                                 {"young_modulus", "poisson_ratio", "density"});
     problems.step([&] {
@@ -1070,6 +1089,15 @@ void read_document(const json& document, Problems& problems, Case& result) {
                        "a Poisson ratio in (-1, 0.5)");
     });
     problems.step([&] {
+      if (sphere) {
+        // The free sphere's mass and inertia enter the pair (cases::derive).
+        t.density = material.number(
+            "density", "the target sphere's density > 0 kg/m^3 (its mass enters the impact)");
+        material.require("density", *t.density, *t.density > 0,
+                         "the target sphere's density > 0 kg/m^3");
+        spelling.inputs.push_back({"target.material.density", *t.density, 3e3});
+        return;
+      }
       t.density = material.optional_number("density");
       if (t.density)
         material.require("density", *t.density, *t.density > 0,
@@ -1209,6 +1237,8 @@ const char* to_string(TargetType type) {
       return "elastic_halfspace";
     case TargetType::spherical_socket:
       return "spherical_socket";
+    case TargetType::sphere:
+      return "sphere";
   }
   return "?";
 }
@@ -1244,8 +1274,8 @@ std::string fem_target_problem(const Case& c) {
   return std::string("is \"") + to_string(c.target.type) +
          "\"; the FEM (rebound fem, pair, refine, sweep --fem, mesh) models the body on a rigid "
          "plane or in a rigid spherical socket: expected target.type \"rigid_plane\" or "
-         "\"spherical_socket\" (the lumped and half-space models take the elastic target: "
-         "rebound lumped, sweep without --fem)";
+         "\"spherical_socket\" (the lumped and half-space models take the elastic half-space and "
+         "the sphere: rebound lumped, sweep without --fem)";
 }
 
 void require_fem_target(const Case& c) {

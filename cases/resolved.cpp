@@ -32,7 +32,7 @@ nlohmann::json resolved_json(const Case& c) {
   if (c.material.model != MaterialModel::elastic)
     j["material"]["model"] = to_string(c.material.model);
   j["target"] = {{"type", to_string(c.target.type)}};
-  if (c.target.socket()) j["target"]["radius"] = c.target.radius;
+  if (c.target.socket() || c.target.moves()) j["target"]["radius"] = c.target.radius;
   if (!c.target.rigid()) {
     j["target"]["material"] = {{"young_modulus", c.target.young_modulus},
                                {"poisson_ratio", c.target.poisson_ratio}};

@@ -270,8 +270,10 @@ std::string case_template(Shape shape, const std::string& name) {
            Object().add("type", quoted("rigid_plane"),
                         "default; or \"elastic_halfspace\" with \"material\": "
                         "{young_modulus, poisson_ratio[, density]}, or "
-                        "\"spherical_socket\" with \"radius\" R1 > the sphere's "
-                        "(lumped models only)"),
+                        "\"spherical_socket\" with \"radius\" R1 > the sphere's, or "
+                        "\"sphere\" (a free sphere at rest) with \"radius\" R2 and "
+                        "\"material\": {young_modulus, poisson_ratio, density}; the FEM "
+                        "takes rigid_plane and spherical_socket only"),
            "")
       .add("contact", Object().add("friction", format_shortest(e.friction), "Coulomb mu, >= 0"),
            "");

@@ -43,6 +43,15 @@ std::vector<std::string> physical_warnings(const Case& c, const Derived& d) {
         "at such speeds metals yield and the contact stops being quasi-static, while every model "
         "here is linear elastic",
         c.impact.normal_speed, 100 * mach, c0));
+  if (c.target.moves()) {  // the target sphere's own wave speed
+    const double c2 = std::sqrt(c.target.young_modulus / *c.target.density);
+    if (c.impact.normal_speed / c2 > kWaveSpeedRatioLimit)
+      warnings.push_back(format(
+          "impact.normal_speed %.3g m/s is %.2f %% of the target sphere's bar-wave speed "
+          "sqrt(E2/rho2) = %.4g m/s: the contact stops being quasi-static, while every model "
+          "here is linear elastic",
+          c.impact.normal_speed, 100 * c.impact.normal_speed / c2, c2));
+  }
   const bool elastic_contact =
       !dissipative_normal_law(c.lumped) && compliant(lumped_model(c.lumped.model));
   if (c.lumped.restitution && elastic_contact) {

@@ -24,10 +24,20 @@ struct BodyVelocity {
 };
 BodyVelocity body_velocity(const cases::Derived& d, const Eigen::Vector2d& impulse) {
   const double mass = d.body.mass, k2 = d.body.radius_of_gyration * d.body.radius_of_gyration;
-  const double b = d.body.contact_offset, theta = d.geometry.theta;  // the body's own lever arm
+  const double b = d.body.contact_offset, theta = d.body_geometry.theta;  // its own lever arm
   return {
       d.centre_velocity + impulse / mass,
       d.spin + b * (std::cos(theta) * impulse.x() + std::sin(theta) * impulse.y()) / (mass * k2)};
+}
+
+// The target's state under the impulse -g at P: a free sphere at rest before, its centre at
+// (0, -R2) from P (cases::target_mass_properties), so r2 = P - C2 = (0, R2) and its spin about b
+// is (r2 x -g)_b / I2 = R2 g_t / I2; a fixed target stays at rest.
+BodyVelocity target_velocity(const cases::Derived& d, const Eigen::Vector2d& impulse) {
+  if (!d.target_body) return {Eigen::Vector2d::Zero(), 0.0};
+  const cases::MassProperties& t = *d.target_body;
+  const Eigen::Vector2d r = -t.centre_of_mass.head<2>(), j = -impulse;
+  return {j / t.mass, (r.x() * j.y() - r.y() * j.x()) / t.central_inertia(2, 2)};
 }
 
 double body_kinetic_energy(const cases::Derived& d, const BodyVelocity& v) {
@@ -171,6 +181,11 @@ std::vector<HistoryRow> history_rows(const cases::Case& c, const cases::Derived&
     r.centre_velocity_n = body.centre.y();
     r.spin = body.spin;
     r.stick_fraction = s.stick_fraction;
+    const BodyVelocity target = target_velocity(d, s.impulse * impulse_scale);
+    const double none = std::numeric_limits<double>::quiet_NaN();
+    r.target_centre_velocity_t = d.target_body ? target.centre.x() : none;
+    r.target_centre_velocity_n = d.target_body ? target.centre.y() : none;
+    r.target_spin = d.target_body ? target.spin : none;
     rows.push_back(r);
   }
   return rows;
@@ -196,6 +211,13 @@ observables::History history_table(const std::vector<HistoryRow>& rows) {
                                            {"center_velocity_n", &R::centre_velocity_n},
                                            {"spin", &R::spin},
                                            {"stick_fraction", &R::stick_fraction}});
+  // A free target's state (its rows are all finite or all NaN: cases::Derived::target_body).
+  if (!rows.empty() && std::isfinite(rows.front().target_spin))
+    observables::add_fields<R, double R::*>(
+        h, rows,
+        {{"target_center_velocity_t", &R::target_centre_velocity_t},
+         {"target_center_velocity_n", &R::target_centre_velocity_n},
+         {"target_spin", &R::target_spin}});
   return h;
 }
 
@@ -227,7 +249,15 @@ observables::ReboundQuantities rebound_quantities(const cases::Case& c, const ca
       observables::poisson_restitution(g.y(), o.compression_normal_impulse * impulse_scale);
   r.e_stronge = observables::stronge_restitution(o.normal_work_compression * work_scale,
                                                  o.normal_work_restitution * work_scale);
-  r.tangential_cor = observables::tangential_restitution(before.centre.x(), after.centre.x());
+  // The target's state (at rest before; zero for a fixed target): e_t of the relative motion.
+  const BodyVelocity target_before = target_velocity(d, Eigen::Vector2d::Zero());
+  const BodyVelocity target_after = target_velocity(d, g);
+  r.tangential_cor = observables::tangential_restitution(
+      before.centre.x() - target_before.centre.x(), after.centre.x() - target_after.centre.x());
+  if (d.target_body) {
+    r.target_center_velocity_final = target_after.centre;
+    r.target_spin_final = target_after.spin;
+  }
   r.spin_final = after.spin;
   r.normal_impulse = g.y();
   r.tangential_impulse = g.x();
@@ -291,6 +321,14 @@ observables::Summary summary(const cases::Case& c, const cases::Derived& d, cons
   if (o.prescribed_restitution) j["prescribed_restitution"] = *o.prescribed_restitution;
   if (o.achieved_restitution) j["achieved_restitution"] = *o.achieved_restitution;
   std::vector<std::string> notes = o.notes;
+  if (d.target_body)
+    notes.push_back(
+        "target.type \"sphere\": the model solved the pair as one body of the compliance "
+        "N1 + N2 at P on a rigid plane; psi2, the rebound angle, e_newton, e_poisson, e_stronge, "
+        "tangential_cor and contact_point_velocity_* are of the contact points' relative motion, "
+        "the kinetic energies of both bodies; center_velocity_* and spin_* are the body's own, "
+        "target_center_velocity_final and target_spin_final the target sphere's (at rest "
+        "before)");
   if (o.restitution_calibration && o.normal_law_damping && o.prescribed_restitution)
     add_restitution_calibration(j, notes, c, d, o);
   add_material_law(j, notes, c, d);

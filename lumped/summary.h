@@ -23,6 +23,9 @@ struct HistoryRow : observables::ContactPointSample {
   double centre_velocity_t, centre_velocity_n, spin;
   // Part of the contact that sticks (MDR springs, half-space area); NaN for one-spring models.
   double stick_fraction;
+  // A free target sphere's centre velocity (t, n) and spin (NaN for a fixed target, whose
+  // history has no such columns).
+  double target_centre_velocity_t, target_centre_velocity_n, target_spin;
 };
 
 std::vector<HistoryRow> history_rows(const cases::Case& c, const cases::Derived& d,
@@ -33,7 +36,11 @@ std::vector<HistoryRow> history_rows(const cases::Case& c, const cases::Derived&
 observables::History history_table(const std::vector<HistoryRow>& rows);
 std::string history_csv(const std::vector<HistoryRow>& rows);  // to_csv(history_table(rows))
 
-// The rebound quantities of a solve, SI (observables/quantities.h defines each one).
+// The rebound quantities of a solve, SI (observables/quantities.h defines each one). On a free
+// target sphere the impulse J on the body at P is -J on the target: the body's centre velocity
+// changes by J/m1 and its spin by (r1 x J)_b/I1, the target's (at rest before) become -J/m2 and
+// (r2 x -J)_b/I2, r_i from each centre to P; the contact-point quantities are the relative ones
+// (the equivalent body's), the kinetic energies those of both bodies.
 observables::ReboundQuantities rebound_quantities(const cases::Case& c, const cases::Derived& d,
                                                   const Outcome& outcome);
 

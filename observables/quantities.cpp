@@ -187,6 +187,10 @@ nlohmann::json to_json(const Summary& s) {
   j["contact_point_velocity_initial"] = pair(q.contact_point_velocity_initial);
   j["contact_point_velocity_final"] = pair(q.contact_point_velocity_final);
   j["kinetic_energy_initial"] = finite_or_null(q.kinetic_energy_initial);
+  if (std::isfinite(q.target_spin_final)) {  // a free target (a fixed one has no such keys)
+    j["target_center_velocity_final"] = pair(q.target_center_velocity_final);
+    j["target_spin_final"] = q.target_spin_final;
+  }
   j["effective_mass"] = finite_or_null(s.effective_mass);
   j["energy_flux_density"] = finite_or_null(s.energy_flux_density);
   j["reduced_mass"] = finite_or_null(s.reduced_mass);
@@ -207,6 +211,8 @@ ReboundQuantities quantities_from_json(const nlohmann::json& j) {
   q.center_velocity_final = vector(j, "center_velocity_final");
   q.contact_point_velocity_initial = vector(j, "contact_point_velocity_initial");
   q.contact_point_velocity_final = vector(j, "contact_point_velocity_final");
+  q.target_center_velocity_final = vector(j, "target_center_velocity_final");
+  q.target_spin_final = cases::number_or_nan(j, "target_spin_final");
   return q;
 }
 

@@ -54,6 +54,13 @@ struct ReboundQuantities {
   Eigen::Vector2d center_velocity_final = Eigen::Vector2d::Constant(kNaN);
   Eigen::Vector2d contact_point_velocity_initial = Eigen::Vector2d::Constant(kNaN);
   Eigen::Vector2d contact_point_velocity_final = Eigen::Vector2d::Constant(kNaN);
+  // A free target (target.type "sphere", at rest before the impact): its centre velocity (t, n)
+  // and spin about b after it; NaN for a fixed target (and then left out of summary.json). With
+  // it, the contact-point velocities, psi2, the rebound angle, e and tangential_cor are those of
+  // the relative motion (body less target; Stronge 2000), the kinetic energies those of both
+  // bodies, and center_velocity_* and spin_* the body's own.
+  Eigen::Vector2d target_center_velocity_final = Eigen::Vector2d::Constant(kNaN);
+  double target_spin_final = kNaN;
 
   // The scalars in the order of summary_scalar_keys().
   std::vector<double> scalars() const;
@@ -87,7 +94,8 @@ struct Summary {
 
 // summary.json: "case", "solver", "status", "message" (when not empty), "warnings", the scalar
 // keys, the vectors (center_velocity_initial/final,
-// contact_point_velocity_initial/final, spin_initial, kinetic_energy_initial), "effective_mass",
+// contact_point_velocity_initial/final, spin_initial, kinetic_energy_initial), with a free target
+// target_center_velocity_final and target_spin_final, "effective_mass",
 // "energy_flux_density", "reduced_mass", then the details.
 nlohmann::json to_json(const Summary& summary);
 // The unit of every rebound quantity of a summary.json ("1": dimensionless), written under "units".

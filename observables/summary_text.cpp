@@ -26,6 +26,11 @@ std::string rebound_quantities_text(const nlohmann::json& s) {
   out += cases::format("  centre velocity     (%s, %s) m/s   spin %s rad/s\n",
                        n(s["center_velocity_final"][0]).c_str(),
                        n(s["center_velocity_final"][1]).c_str(), n(s["spin_final"]).c_str());
+  if (s.contains("target_center_velocity_final"))  // a free target sphere
+    out += cases::format("  target velocity     (%s, %s) m/s   spin %s rad/s\n",
+                         n(s["target_center_velocity_final"][0]).c_str(),
+                         n(s["target_center_velocity_final"][1]).c_str(),
+                         n(s["target_spin_final"]).c_str());
   out += cases::format("  kinetic energy loss %-12s J     fraction        %s\n",
                        n(s["kinetic_energy_loss"]).c_str(),
                        n(s["kinetic_energy_loss_fraction"]).c_str());

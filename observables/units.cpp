@@ -35,6 +35,9 @@ const std::vector<std::pair<std::string, std::string>>& unit_table() {
       {"effective_mass", "kg"},
       {"energy_flux_density", "J/m^3"},
       {"reduced_mass", "kg"},
+      // A free target (target.type "sphere"): its state after the impact.
+      {"target_center_velocity_final", "m/s"},
+      {"target_spin_final", "rad/s"},
       // A restitution table's value at an impact (summary.json's restitution_draw, sweep.csv).
       {"restitution_mean", "1"},
       {"restitution_std", "1"},
@@ -70,6 +73,9 @@ const std::vector<std::pair<std::string, std::string>>& unit_table() {
       {"center_velocity_n", "m/s"},
       {"spin", "rad/s"},
       {"stick_fraction", "1"},
+      {"target_center_velocity_t", "m/s"},
+      {"target_center_velocity_n", "m/s"},
+      {"target_spin", "rad/s"},
       // history.csv of the FEM (fem::history_table).
       {"internal_energy", "J"},
       {"rigid_kinetic_energy", "J"},

@@ -412,10 +412,14 @@ PYBIND11_MODULE(_rebound, m) {
       .def_readonly("contact_offset", &cases::Body::contact_offset);
   py::class_<cases::Target>(m, "Target", "target section of a case (SI)")
       .def_property_readonly("type", [](const cases::Target& t) { return to_string(t.type); })
-      .def_readonly("young_modulus", &cases::Target::young_modulus, "elastic_halfspace only")
-      .def_readonly("poisson_ratio", &cases::Target::poisson_ratio, "elastic_halfspace only")
-      .def_readonly("density", &cases::Target::density, "elastic_halfspace, optional (None)")
-      .def_readonly("radius", &cases::Target::radius, "spherical_socket only: R1, m");
+      .def_readonly("young_modulus", &cases::Target::young_modulus,
+                    "elastic_halfspace and sphere only, Pa")
+      .def_readonly("poisson_ratio", &cases::Target::poisson_ratio,
+                    "elastic_halfspace and sphere only")
+      .def_readonly("density", &cases::Target::density,
+                    "sphere: kg/m^3; elastic_halfspace: optional (None)")
+      .def_readonly("radius", &cases::Target::radius,
+                    "spherical_socket: the socket's R1, m; sphere: the target sphere's R2, m");
   py::class_<cases::Material>(m, "Material", "material section of a case (SI)")
       .def_readonly("young_modulus", &cases::Material::young_modulus)
       .def_readonly("poisson_ratio", &cases::Material::poisson_ratio)

@@ -204,6 +204,44 @@ std::string phases_of(const Outcome& o) {
 
 // ----- Section 1: Hertz ------------------------------------------------------------------------
 
+// Two identical spheres head-on (target.type "sphere", the target at rest): two-body Hertz with
+// m* = m/2, R* = R/2, E* = E/(2(1 - nu^2)) (Hertz 1882; Johnson 1985, sec. 4.2 and ch. 11),
+// computed here from the case's inputs, against Lai's model on the pair (docs/THEORY.md sec. 2);
+// the momentum of the two bodies after the impact against before (round-off), and the exchange
+// of velocities (e = 1: the target leaves at the body's speed).
+void hertz_two_spheres(const Options& options, SectionResult& r) {
+  const std::string name = "sphere-sphere-steel (two bodies)";
+  guarded(r, name, "contact duration t_c [s]", [&] {
+    cases::Case c = shipped_case(options, "sphere-sphere-steel.json");
+    c.lumped.relative_tolerance = kLimitTolerance;
+    const Solved s = solve_case(c);
+    const double R1 = c.body.radius, R2 = c.target.radius, v = c.impact.normal_speed;
+    const double m1 = c.material.density * 4.0 / 3.0 * M_PI * R1 * R1 * R1;
+    const double m2 = *c.target.density * 4.0 / 3.0 * M_PI * R2 * R2 * R2;
+    const double m = m1 * m2 / (m1 + m2), R = R1 * R2 / (R1 + R2);
+    const double E =
+        1 / ((1 - c.material.poisson_ratio * c.material.poisson_ratio) / c.material.young_modulus +
+             (1 - c.target.poisson_ratio * c.target.poisson_ratio) / c.target.young_modulus);
+    const double delta = std::pow(15 * m * v * v / (16 * E * std::sqrt(R)), 0.4);
+    const char* hertz = "two-body Hertz, m* R* E* (THEORY.md §2)";
+    r.rows.push_back(check(r.id, name, "contact duration t_c [s]", s.s.contact_duration,
+                           cases::hertz_duration_constant() * delta / v, Tolerance::relative(1e-6),
+                           hertz));
+    r.rows.push_back(check(r.id, name, "peak normal force F_max [N]", s.s.peak_normal_force,
+                           4.0 / 3.0 * E * std::sqrt(R) * std::pow(delta, 1.5),
+                           Tolerance::relative(1e-6), hertz));
+    const Eigen::Vector2d before = m1 * s.s.center_velocity_initial;
+    const Eigen::Vector2d after =
+        m1 * s.s.center_velocity_final + m2 * s.s.target_center_velocity_final;
+    r.rows.push_back(check(r.id, name, "|Δ momentum| / momentum",
+                           (after - before).norm() / before.norm(), 0, Tolerance::absolute(1e-14),
+                           "conserved: J on the body, −J on the target"));
+    r.rows.push_back(check(r.id, name, "target speed after / body speed before",
+                           -s.s.target_center_velocity_final.y() / v, 1, Tolerance::absolute(1e-8),
+                           "identical spheres exchange velocities (e = 1)"));
+  });
+}
+
 void section_hertz(const Options& options, SectionResult& r) {
   std::vector<cases::Case> items = hertz_cases(options);
   for (cases::Case& c : items) c.lumped.relative_tolerance = kLimitTolerance;
@@ -214,7 +252,9 @@ void section_hertz(const Options& options, SectionResult& r) {
       "against Lai's model (events located, rtol %g). Three materials and sizes: the shipped "
       "steel sphere, the aluminium sphere of Lai 1999, Table 6.1 and a glass bead. The plot shows "
       "the three force histories in Hertz units: they are one curve. The FEM half adds the FEM "
-      "(p = 1 and 2) on the same cases.",
+      "(p = 1 and 2) on the same cases. Last, two identical steel spheres head-on (target.type "
+      "sphere, THEORY.md §2): two-body Hertz with m* = m₁m₂/(m₁+m₂), R* = R₁R₂/(R₁+R₂) and the "
+      "pair's E*, the two bodies' momentum and the exchange of their velocities.",
       cases::hertz_duration_constant(), kLimitTolerance);
   Plot plot;
   plot.name = "s1-hertz-force";
@@ -252,6 +292,7 @@ void section_hertz(const Options& options, SectionResult& r) {
   }
   plot.panels.push_back(panel);
   r.plots.push_back(plot);
+  hertz_two_spheres(options, r);
 }
 
 // ----- Section 2: Lai 1999, Table 6.1 spheres

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <tuple>
 
 #include "cases/case.h"
 #include "cases/derived.h"
@@ -186,5 +187,200 @@ TEST(Target, FemRefusesAnElasticTarget) {
     EXPECT_NE(message.find("glass.json: target.type is \"elastic_halfspace\""), std::string::npos)
         << message;
     EXPECT_NE(message.find("expected target.type \"rigid_plane\""), std::string::npos) << message;
+  }
+}
+
+// ---- target.type "sphere": a second free sphere at rest --------------------------------------
+
+namespace {
+
+json steel_sphere_target(double radius) {
+  return {{"type", "sphere"},
+          {"radius", radius},
+          {"material", {{"young_modulus", 210e9}, {"poisson_ratio", 0.3}, {"density", 7850}}}};
+}
+
+json two_steel_spheres() {
+  return {{"name", "two-spheres"},
+          {"body", {{"shape", "sphere"}, {"radius", 0.005}}},
+          {"material", {{"young_modulus", 210e9}, {"poisson_ratio", 0.3}, {"density", 7850}}},
+          {"target", steel_sphere_target(0.005)},
+          {"contact", {{"friction", 0.1}}},
+          {"impact", {{"normal_speed", 1.0}, {"tangential_speed", 0.0}}}};
+}
+
+void expect_sphere_rejected(const json& target, const std::string& key,
+                            const std::string& fragment) {
+  json document = two_steel_spheres();
+  document["target"] = target;
+  SCOPED_TRACE(target.dump());
+  const CaseError error = rejection(document);
+  bool named = false;  // the key among the problems, with the file and what was expected
+  for (const Problem& p : error.problems()) named |= p.key == key;
+  EXPECT_TRUE(named) << error.what();
+  const std::string message = error.what();
+  EXPECT_NE(message.find("bad.json: " + key), std::string::npos) << message;
+  EXPECT_NE(message.find(fragment), std::string::npos) << message;
+}
+
+}  // namespace
+
+// Two identical steel spheres (R = 5 mm, rho = 7850): the pair's quantities against their
+// definitions computed here from the inputs. m* = m/2, R* = R/2, E* = E/(2(1 - nu^2)), beta = 0;
+// the compliance at P is N1 + N2 = diag(1/m + R^2/I, 1/m) x 2 = diag(3.5, 1)/m*, so lambda =
+// 2.5/4.5 = 5/9 and theta = 0 (one sphere of mass m* on a rigid plane), Hertz's normal mass m*.
+// Arithmetic on the same inputs in another order: 1e-14 relative.
+TEST(SphereTarget, IdenticalSpheresHaveTheEquivalentBodysConstants) {
+  const Case c = parse_case(two_steel_spheres(), "two.json");
+  EXPECT_EQ(c.target.type, TargetType::sphere);
+  EXPECT_TRUE(c.target.moves());
+  EXPECT_FALSE(c.target.rigid());
+  EXPECT_EQ(c.target.radius, 0.005);
+  EXPECT_EQ(*c.target.density, 7850);
+  const Derived d = derive(c);
+  const double R = 0.005, m = 7850 * 4.0 / 3.0 * M_PI * R * R * R, m_star = m / 2;
+  ASSERT_TRUE(d.target_body.has_value());
+  EXPECT_NEAR(d.target_body->mass, m, 1e-14 * m);
+  EXPECT_NEAR(d.target_body->central_inertia(2, 2), 0.4 * m * R * R, 1e-14 * m * R * R);
+  EXPECT_EQ(d.target_body->centre_of_mass, Eigen::Vector3d(0, -R, 0));
+  EXPECT_NEAR(d.hertz.normal_mass, m_star, 1e-14 * m);
+  EXPECT_NEAR(d.hertz.radius, R / 2, 1e-16);
+  EXPECT_NEAR(d.contact_modulus, 210e9 / (2 * (1 - 0.09)), 1e-14 * 210e9);
+  EXPECT_EQ(d.pair.dundurs_beta, 0.0);
+  EXPECT_NEAR(d.pair.poisson_ratio, 0.3, 1e-14);
+  EXPECT_NEAR(d.lambda, 5.0 / 9.0, 1e-14);
+  EXPECT_EQ(d.theta, 0.0);
+  EXPECT_NEAR(d.effective_mass, m_star / 2.25, 1e-14 * m);
+  const Eigen::Matrix2d N = d.body_inverse_inertia + d.target_inverse_inertia;
+  EXPECT_NEAR(N(0, 0), 3.5 / m_star, 1e-13 / m_star);
+  EXPECT_NEAR(N(1, 1), 1.0 / m_star, 1e-13 / m_star);
+  EXPECT_EQ(N(0, 1), 0.0);
+  EXPECT_NEAR((d.inverse_inertia - N).norm(), 0, 1e-13 / m_star);
+  // The target's own compliance is the body's (identical spheres, centres mirrored through P).
+  EXPECT_NEAR((d.target_inverse_inertia - d.body_inverse_inertia).norm(), 0, 1e-13 / m);
+  // Michalczyk's reduced mass and radius of the pair (eqs. 3.2, 3.10): Phi = m* v^2 / (2 R*^3).
+  EXPECT_NEAR(d.energy_flux_density, m_star / (2 * std::pow(R / 2, 3)),
+              1e-13 * d.energy_flux_density);
+  // `rebound check --json` carries the target sphere and both compliances.
+  const json j = to_json(c, d);
+  EXPECT_EQ(j["target"], "sphere");
+  EXPECT_NEAR(j["target_body"]["mass"].get<double>(), m, 1e-14 * m);
+  EXPECT_EQ(j["inverse_inertia_target"].size(), 2u);
+}
+
+// Unequal spheres (R2 = 2 R1, aluminium on steel) and a capsule against a sphere: the pair's
+// compliance is the sum of the bodies' at P, whatever the body. For the rod, N1 is the rod's on a
+// rigid plane (the same function of its mass properties) and N2 the sphere's diag(3.5, 1)/m2;
+// lambda, theta and m follow from N1 + N2 (planar_inertia), R* = R1 R2/(R1 + R2).
+TEST(SphereTarget, PairComplianceIsTheSumOfTheBodies) {
+  json document = two_steel_spheres();
+  document["material"] = {{"young_modulus", 70e9}, {"poisson_ratio", 0.33}, {"density", 2700}};
+  document["target"] = steel_sphere_target(0.01);
+  const Derived d = derive(parse_case(document, "unequal.json"));
+  const double m1 = 2700 * 4.0 / 3.0 * M_PI * std::pow(0.005, 3);
+  const double m2 = 7850 * 4.0 / 3.0 * M_PI * std::pow(0.01, 3);
+  const double m_star = m1 * m2 / (m1 + m2);
+  EXPECT_NEAR(d.hertz.normal_mass, m_star, 1e-14 * m_star);
+  EXPECT_NEAR(d.hertz.radius, 0.005 * 0.01 / 0.015, 1e-16);
+  EXPECT_NEAR(d.inverse_inertia(0, 0), 3.5 / m_star, 1e-13 / m_star);
+  EXPECT_NEAR(d.lambda, 5.0 / 9.0, 1e-14);
+  EXPECT_EQ(d.theta, 0.0);
+
+  const Case rod_on_plane = load_case(REBOUND_SOURCE_DIR "/cases/rod-lai-a.json");
+  json rod = rod_on_plane.raw;
+  rod["lumped"].erase("lambda");
+  rod["lumped"].erase("theta");
+  rod["lumped"].erase("theta_deg");
+  rod["target"] = steel_sphere_target(0.2);
+  const Case rod_on_sphere = parse_case(rod, "rod.json");
+  const Derived plane = derive(without_lumped_overrides(rod_on_plane));
+  const Derived sphere = derive(rod_on_sphere);
+  EXPECT_NEAR((sphere.body_inverse_inertia - plane.inverse_inertia).norm(), 0,
+              1e-12 * plane.inverse_inertia.norm());
+  const double m_sphere = 7850 * 4.0 / 3.0 * M_PI * std::pow(0.2, 3);
+  EXPECT_NEAR(sphere.target_inverse_inertia(0, 0), 3.5 / m_sphere, 1e-13 / m_sphere);
+  EXPECT_NEAR(sphere.target_inverse_inertia(1, 1), 1.0 / m_sphere, 1e-13 / m_sphere);
+  const PlanarInertia pair = planar_inertia(plane.inverse_inertia + sphere.target_inverse_inertia);
+  EXPECT_NEAR(sphere.lambda, pair.lambda, 1e-12);
+  EXPECT_NEAR(sphere.theta, pair.theta, 1e-12);
+  EXPECT_NEAR(sphere.effective_mass, pair.effective_mass, 1e-12 * pair.effective_mass);
+  // The sphere's compliance adds most along t (3.5/m2 against 1/m2): the pair's principal
+  // direction and lambda move away from the rod's own.
+  EXPECT_NE(sphere.lambda, plane.lambda);
+  const double R1 = rod_on_plane.body.radius;
+  EXPECT_NEAR(sphere.hertz.radius, R1 * 0.2 / (R1 + 0.2), 1e-16);
+}
+
+// A target sphere of huge radius and density is the elastic half-space of its material: m2 and
+// R2 -> infinity leave N2 -> 0 and R* -> R1. With R2 = 1e7 R1, R* differs by 1e-7 and N2 by
+// 1e-18 of N1; the derived quantities agree to 1e-6 relative.
+TEST(SphereTarget, HugeSphereIsTheElasticHalfSpace) {
+  json document = two_steel_spheres();
+  document["target"] = steel_sphere_target(0.005 * 1e7);
+  document["target"]["material"]["density"] = 1e5;
+  const Derived huge = derive(parse_case(document, "huge.json"));
+  document["target"] = {{"type", "elastic_halfspace"},
+                        {"material", {{"young_modulus", 210e9}, {"poisson_ratio", 0.3}}}};
+  const Derived halfspace = derive(parse_case(document, "halfspace.json"));
+  for (const auto& [name, a, b] :
+       {std::tuple{"effective mass", huge.effective_mass, halfspace.effective_mass},
+        std::tuple{"lambda", huge.lambda, halfspace.lambda},
+        std::tuple{"E*", huge.contact_modulus, halfspace.contact_modulus},
+        std::tuple{"R", huge.hertz.radius, halfspace.hertz.radius},
+        std::tuple{"t_c", huge.hertz.duration, halfspace.hertz.duration},
+        std::tuple{"F_max", huge.hertz.peak_force, halfspace.hertz.peak_force},
+        std::tuple{"eta", huge.length_scale, halfspace.length_scale}})
+    EXPECT_NEAR(a / b, 1, 1e-6) << name;
+  EXPECT_EQ(huge.theta, halfspace.theta);
+}
+
+TEST(SphereTarget, BadSphereTargetsAreRejectedNamingFileAndKey) {
+  json t = steel_sphere_target(0.005);
+  t["material"].erase("density");
+  expect_sphere_rejected(t, "target.material.density", "is missing; expected the target sphere's");
+  t = steel_sphere_target(-0.005);
+  expect_sphere_rejected(t, "target.radius", "is -0.005; expected the target sphere's radius R2");
+  t = steel_sphere_target(0);
+  expect_sphere_rejected(t, "target.radius", "R2 > 0 m");
+  t = steel_sphere_target(0.005);
+  t.erase("radius");
+  expect_sphere_rejected(t, "target.radius", "is missing");
+  t = steel_sphere_target(0.005);
+  t["mass"] = 1;
+  expect_sphere_rejected(t, "target.mass", "is not a known key");
+  t = steel_sphere_target(0.005);
+  t["material"]["yield_stress"] = 1e9;
+  expect_sphere_rejected(t, "target.material.yield_stress", "is not a known key");
+  t = steel_sphere_target(0.005);
+  t["material"]["density"] = -1;
+  expect_sphere_rejected(t, "target.material.density", "density > 0");
+  t = steel_sphere_target(0.005);
+  t.erase("material");
+  expect_sphere_rejected(t, "target.material", "\"density\"} of the target sphere");
+  // Both problems of one file are reported, not only the first.
+  t = steel_sphere_target(-1);
+  t["material"].erase("density");
+  json document = two_steel_spheres();
+  document["target"] = t;
+  EXPECT_EQ(rejection(document).problems().size(), 2u);
+  // A radius belongs to the socket and the sphere only.
+  expect_rejected({{"type", "elastic_halfspace"},
+                   {"radius", 0.1},
+                   {"material", {{"young_modulus", 70e9}, {"poisson_ratio", 0.25}}}},
+                  "target.radius", "\"spherical_socket\" or \"sphere\" with it");
+}
+
+// The FEM does not take the free sphere: the FEM commands refuse it naming target.type.
+TEST(SphereTarget, FemRefusesTheSphereTarget) {
+  const Case c = parse_case(two_steel_spheres(), "two.json");
+  const std::string problem = fem_target_problem(c);
+  EXPECT_NE(problem.find("is \"sphere\""), std::string::npos) << problem;
+  try {
+    require_fem_target(c);
+    ADD_FAILURE() << "accepted";
+  } catch (const CaseError& error) {
+    EXPECT_EQ(error.key(), "target.type");
+    const std::string message = error.what();
+    EXPECT_NE(message.find("two.json: target.type is \"sphere\""), std::string::npos) << message;
   }
 }
