@@ -12,6 +12,7 @@
 #include "lumped/solve.h"
 #include "lumped/summary.h"
 #include "observables/quantities.h"
+#include "tests/common/agreement.h"
 
 using namespace rebound;
 using json = nlohmann::json;
@@ -71,27 +72,17 @@ TEST(ElasticTarget, StiffTargetReproducesTheRigidPlaneForEveryModel) {
       SCOPED_TRACE(lumped.dump() + " at " + std::to_string(angle) + " degrees");
       const auto rigid = solve(sphere(angle, lumped, {{"type", "rigid_plane"}}));
       const auto stiff = solve(sphere(angle, lumped, elastic(7e16, 0.2)));
-      double worst = 0;
-      const auto absolute = [&](double a, double b, const char* what) {
-        if (std::isnan(a) && std::isnan(b)) return;
-        EXPECT_NEAR(a, b, 2e-5) << what;
-        worst = std::max(worst, std::abs(a - b));
-      };
-      const auto relative = [&](double a, double b, const char* what) {
-        if (std::isnan(a) && std::isnan(b)) return;
-        EXPECT_NEAR(a / b, 1.0, 2e-5) << what << " " << a << " " << b;
-        worst = std::max(worst, std::abs(a / b - 1));
-      };
-      absolute(rigid.psi1, stiff.psi1, "psi1");
-      absolute(rigid.psi2, stiff.psi2, "psi2");
-      absolute(rigid.e_newton, stiff.e_newton, "e_newton");
-      absolute(rigid.tangential_cor, stiff.tangential_cor, "tangential_cor");
-      relative(rigid.spin_final, stiff.spin_final, "spin_final");
-      relative(rigid.normal_impulse, stiff.normal_impulse, "normal_impulse");
-      relative(rigid.tangential_impulse, stiff.tangential_impulse, "tangential_impulse");
-      relative(rigid.contact_duration, stiff.contact_duration, "contact_duration");
+      rebound::test::Agreement agree{2e-5};
+      agree.absolute(rigid.psi1, stiff.psi1, "psi1");
+      agree.absolute(rigid.psi2, stiff.psi2, "psi2");
+      agree.absolute(rigid.e_newton, stiff.e_newton, "e_newton");
+      agree.absolute(rigid.tangential_cor, stiff.tangential_cor, "tangential_cor");
+      agree.relative(rigid.spin_final, stiff.spin_final, "spin_final");
+      agree.relative(rigid.normal_impulse, stiff.normal_impulse, "normal_impulse");
+      agree.relative(rigid.tangential_impulse, stiff.tangential_impulse, "tangential_impulse");
+      agree.relative(rigid.contact_duration, stiff.contact_duration, "contact_duration");
       std::printf("[stiff target] %-60s %4.0f deg: largest difference %.2e\n",
-                  lumped.dump().c_str(), angle, worst);
+                  lumped.dump().c_str(), angle, agree.worst);
     }
   }
 }

@@ -13,6 +13,7 @@
 #include "lumped/solve.h"
 #include "lumped/summary.h"
 #include "observables/quantities.h"
+#include "tests/common/agreement.h"
 
 using namespace rebound;
 using json = nlohmann::json;
@@ -96,29 +97,19 @@ TEST(TwoSpheres, HugeTargetSphereIsTheElasticHalfSpace) {
       const json impact = {{"normal_speed", 1.0}, {"psi1", psi1}};
       const auto plane = solve(steel_pair(impact, 0.2, lumped, halfspace));
       const auto huge = solve(steel_pair(impact, 0.2, lumped, sphere_target(5e4, 1e5)));
-      double worst = 0;
-      const auto absolute = [&](double a, double b, const char* what) {
-        if (std::isnan(a) && std::isnan(b)) return;
-        EXPECT_NEAR(a, b, 1e-6) << what;
-        worst = std::max(worst, std::abs(a - b));
-      };
-      const auto relative = [&](double a, double b, const char* what) {
-        if (std::isnan(a) && std::isnan(b)) return;
-        EXPECT_NEAR(a / b, 1.0, 1e-6) << what << " " << a << " " << b;
-        worst = std::max(worst, std::abs(a / b - 1));
-      };
-      absolute(plane.psi2, huge.psi2, "psi2");
-      absolute(plane.e_newton, huge.e_newton, "e_newton");
-      absolute(plane.tangential_cor, huge.tangential_cor, "tangential_cor");
-      absolute(plane.rebound_angle, huge.rebound_angle, "rebound_angle");
-      relative(plane.spin_final, huge.spin_final, "spin_final");
-      relative(plane.normal_impulse, huge.normal_impulse, "normal_impulse");
-      relative(plane.tangential_impulse, huge.tangential_impulse, "tangential_impulse");
-      relative(plane.contact_duration, huge.contact_duration, "contact_duration");
-      relative(plane.peak_normal_force, huge.peak_normal_force, "peak_normal_force");
+      rebound::test::Agreement agree{1e-6};
+      agree.absolute(plane.psi2, huge.psi2, "psi2");
+      agree.absolute(plane.e_newton, huge.e_newton, "e_newton");
+      agree.absolute(plane.tangential_cor, huge.tangential_cor, "tangential_cor");
+      agree.absolute(plane.rebound_angle, huge.rebound_angle, "rebound_angle");
+      agree.relative(plane.spin_final, huge.spin_final, "spin_final");
+      agree.relative(plane.normal_impulse, huge.normal_impulse, "normal_impulse");
+      agree.relative(plane.tangential_impulse, huge.tangential_impulse, "tangential_impulse");
+      agree.relative(plane.contact_duration, huge.contact_duration, "contact_duration");
+      agree.relative(plane.peak_normal_force, huge.peak_normal_force, "peak_normal_force");
       EXPECT_LT(huge.target_center_velocity_final.norm(), 1e-20);
       std::printf("[huge target sphere] %-60s Psi1 %.1f: largest difference %.2e\n",
-                  lumped.dump().c_str(), psi1, worst);
+                  lumped.dump().c_str(), psi1, agree.worst);
     }
   }
 }
