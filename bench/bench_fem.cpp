@@ -16,6 +16,11 @@
 // is the per-node work (kick, contact, drift, the rigid-body sums and their reduction); "sums
 // share" is the part of that rest spent forming the state (Solver::time_state_averages: the
 // rigid-body sums, the lowest boundary node and their reduction, as many times as steps).
+//   build/bin/bench_fem --two-body [CASE]
+// times the two-sphere impact (default cases/sphere-sphere-steel.json: both spheres meshed, the
+// two-body contact of fem/two_body_contact.h), the same mesh without contact, and the body alone
+// on the rigid plane on the same mesh of the body, the widest SIMD width, p = 1 and 2, taking
+// turns: DoF-steps/s of each and against the one body's.
 //   build/bin/bench_fem --materials [CASE] [--yield-stress Y]
 // times the elastic-plastic body (material.model "elastic-plastic", Y the case's
 // material.yield_stress unless given; default case cases/sphere-thornton-steel.json, Y = 355 MPa,
@@ -53,6 +58,9 @@ constexpr const char* kUsage =
     "  have, p = 1 and 2; CASE defaults to cases/sphere-lai-psi2.json. --targets: the case's\n"
     "  target against the rigid plane on the same mesh (CASE defaults to\n"
     "  cases/socket-wang-gao-0.5mm.json).\n"
+    "       bench_fem --two-body [CASE] [--level K] [--steps N] [--repeats R]\n"
+    "  the two-sphere impact, its mesh without contact, and the body alone on the rigid plane\n"
+    "  (CASE defaults to cases/sphere-sphere-steel.json).\n"
     "       bench_fem --materials [CASE] [--yield-stress Y] [--level K] [--steps N] [--repeats R]\n"
     "  the elastic-plastic and viscoelastic (g = 1, tau = 0.05 t_c) bodies against the elastic\n"
     "  one on the same mesh (CASE defaults to cases/sphere-thornton-steel.json; Y to its\n"
@@ -76,12 +84,13 @@ double median_of(std::vector<double> x) {
 }
 
 // A solver for c on the given contact zone, started from the case's rigid-body state and warmed up.
-// (time_step > 0: that step instead of the stable one's estimate)
+// (time_step > 0: that step instead of the stable one's estimate; contact false: free flight)
 std::unique_ptr<rebound::fem::Solver> started_solver(const rebound::cases::Case& c, int level,
                                                      double contact_zone_radius,
-                                                     double time_step = 0) {
+                                                     double time_step = 0, bool contact = true) {
   const rebound::cases::Derived d = rebound::cases::derive(c);
   rebound::fem::SolverOptions options;
+  options.contact = contact;
   options.extra_levels = level;
   options.contact_zone_radius = contact_zone_radius;
   options.time_step = time_step;
@@ -128,6 +137,49 @@ void compare_targets(const std::string& file, int level, int steps, int repeats)
         std::printf("%3d %-16s %10llu %10llu %12.4g %10.3f %14.4g %11.3fx\n", degree, names[v],
                     info.dofs, info.cells, info.time_step, wall[v],
                     double(info.dofs) * steps / wall[v], wall[1] / wall[v]);
+    }
+  }
+}
+
+// --two-body: the two spheres, the same two-sphere mesh in free flight (no contact: the cost of
+// the two-body contact in the step), and the body alone on the rigid plane on the same mesh of
+// the body (half the dofs, the same cells around P and time step), taking turns; DoF-steps/s.
+void compare_two_body(const std::string& file, int level, int steps, int repeats) {
+  const bool root = dealii::Utilities::MPI::this_mpi_process(MPI_COMM_WORLD) == 0;
+  const rebound::cases::Case loaded = rebound::cases::load_case(file);
+  if (root)
+    std::printf(
+        "%s against the body alone on the rigid plane, --level %d, %d steps, median of %d "
+        "alternating repeats\n%3s %-24s %10s %10s %12s %10s %14s %14s\n",
+        file.c_str(), level, steps, repeats, "p", "run", "dofs", "cells", "dt [s]", "wall [s]",
+        "DoF-steps/s", "vs one body");
+  for (const int degree : {1, 2}) {
+    rebound::cases::Case c = loaded;
+    c.fem.degree = degree;
+    rebound::cases::Case plane = c;
+    plane.target = rebound::cases::Target{};  // the rigid plane
+    const double zone = rebound::fem::mesh_options(c, level).contact_radius;
+    constexpr int kRuns = 3;
+    std::unique_ptr<rebound::fem::Solver> solvers[kRuns] = {
+        started_solver(c, level, zone), started_solver(c, level, zone, 0, false),
+        started_solver(plane, level, zone)};
+    std::vector<double> walls[kRuns];
+    for (int r = 0; r < repeats; ++r)
+      for (int v = 0; v < kRuns; ++v) {
+        dealii::Timer timer(MPI_COMM_WORLD);
+        for (int k = 0; k < steps; ++k) solvers[v]->step();
+        walls[v].push_back(dealii::Utilities::MPI::max(timer.wall_time(), MPI_COMM_WORLD));
+      }
+    double rate[kRuns];
+    for (int v = 0; v < kRuns; ++v)
+      rate[v] = double(solvers[v]->info().dofs) * steps / median_of(walls[v]);
+    const char* names[kRuns] = {"two spheres", "two spheres, no contact", "one sphere, plane"};
+    for (int v = 0; v < kRuns; ++v) {
+      const auto& info = solvers[v]->info();
+      if (root)
+        std::printf("%3d %-24s %10llu %10llu %12.4g %10.3f %14.4g %13.3fx\n", degree, names[v],
+                    info.dofs, info.cells, info.time_step, median_of(walls[v]), rate[v],
+                    rate[v] / rate[kRuns - 1]);
     }
   }
 }
@@ -203,7 +255,7 @@ int main(int argc, char** argv) try {
   dealii::Utilities::MPI::MPI_InitFinalize mpi(argc, argv, 1);
   std::string file = std::string(REBOUND_SOURCE_DIR) + "/cases/sphere-lai-psi2.json";
   int level = 0, steps = 200, repeats = 3;
-  bool targets = false, materials = false, file_given = false;
+  bool targets = false, materials = false, two_body = false, file_given = false;
   std::optional<double> yield_stress;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
@@ -219,6 +271,8 @@ int main(int argc, char** argv) try {
       targets = true;
     else if (a == "--materials")
       materials = true;
+    else if (a == "--two-body")
+      two_body = true;
     else if (a == "--yield-stress" && value) {
       char* end = nullptr;
       yield_stress = std::strtod(argv[++i], &end);
@@ -243,6 +297,11 @@ int main(int argc, char** argv) try {
   if (materials) {
     if (!file_given) file = std::string(REBOUND_SOURCE_DIR) + "/cases/sphere-thornton-steel.json";
     compare_materials(file, yield_stress, level, steps, repeats);
+    return 0;
+  }
+  if (two_body) {
+    if (!file_given) file = std::string(REBOUND_SOURCE_DIR) + "/cases/sphere-sphere-steel.json";
+    compare_two_body(file, level, steps, repeats);
     return 0;
   }
   if (targets) {

@@ -55,8 +55,8 @@ struct Material {
 
 // What the body strikes: a rigid plane (the default), an elastic half-space (the lumped and
 // half-space models only), a rigid spherical socket around a sphere (fem_target_problem() says
-// what the FEM takes) or a second free solid sphere (the lumped and half-space models only). The
-// half-space is infinitely massive: only its elastic constants enter, through
+// what the FEM takes) or a second free solid sphere (every model; the FEM takes the body's material
+// only). The half-space is infinitely massive: only its elastic constants enter, through
 // cases::contact_pair() (cases/derived.h); its density is optional and informative. The socket
 // (radius R1 > the ball's body.radius R2) is fixed and rigid: the pair's E* is the ball's; its
 // geometry is cases::socket_geometry() (cases/socket.h; docs/THEORY.md §7). The sphere (radius
@@ -223,13 +223,15 @@ Case parse_case(const std::string& text, const std::string& source = "<string>")
 Case parse_case(const nlohmann::json& document, const std::string& source);
 
 // Why the FEM cannot run the case, the value and what the FEM supports; empty when it can. The
-// FEM models the rigid plane and the rigid spherical socket (whose conformal contact zone,
-// cases::socket_overlap_radius, must not exceed cases::socket_fem_contact_radius_limit), not the
-// elastic half-space nor the sphere target. The FEM commands (fem, pair, refine, sweep --fem, mesh)
-// refuse such a case up front with require_fem_target().
+// FEM models the rigid plane, the rigid spherical socket (whose conformal contact zone,
+// cases::socket_overlap_radius, must not exceed cases::socket_fem_contact_radius_limit) and a
+// target sphere struck by an elastic sphere of the same material; not the elastic half-space. The
+// FEM commands (fem, pair, refine, sweep --fem, mesh) refuse such a case up front with
+// require_fem_target().
 std::string fem_target_problem(const Case& c);
-// Throws CaseError(c.source, KEY, fem_target_problem(c)) when that is not empty: KEY is
-// target.radius for a socket, target.type otherwise.
+// Throws CaseError(c.source, KEY, fem_target_problem(c)) when that is not empty: KEY names what to
+// change (target.radius for a socket; body.shape, material.model or target.material for a target
+// sphere; target.type otherwise).
 void require_fem_target(const Case& c);
 
 // Approach velocity of P in (t, n): (v_t, v_n) with v_n < 0.

@@ -53,8 +53,12 @@ std::string derived_table(const Case& c, const Derived& d) {
   else if (c.target.moves())
     out += format(
         "  target: free solid sphere at rest, R2 = %.6g m, E = %.4g Pa, nu = %.4g, rho = %.4g "
-        "kg/m^3 (lumped and half-space models only; not the FEM)\n",
-        c.target.radius, c.target.young_modulus, c.target.poisson_ratio, *c.target.density);
+        "kg/m^3 (%s)\n",
+        c.target.radius, c.target.young_modulus, c.target.poisson_ratio, *c.target.density,
+        fem_target_problem(c).empty()
+            ? "every model, the FEM included"
+            : "lumped and half-space models only; not the FEM: it takes a sphere of the "
+              "target's material, elastic");
   else
     out += format(
         "  target: elastic half-space, E = %.4g Pa, nu = %.4g (lumped and half-space "

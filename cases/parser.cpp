@@ -16,6 +16,7 @@
 #include <functional>
 #include <set>
 #include <sstream>
+#include <utility>
 #include <vector>
 
 #include "cases/case.h"
@@ -1255,33 +1256,67 @@ const char* to_string(MaterialModel model) {
   return "?";
 }
 
-std::string fem_target_problem(const Case& c) {
-  if (c.target.type == TargetType::rigid_plane) return "";
+namespace {
+
+// The FEM's problem with the case's target as (key, text); an empty text when the FEM takes it.
+std::pair<std::string, std::string> fem_target_issue(const Case& c) {
+  if (c.target.type == TargetType::rigid_plane) return {"", ""};
   if (c.target.socket()) {
     // The ball's mesh refines the conformal contact zone (fem/targets/spherical_socket.h), up to
     // a contact semi-angle of 35 degrees (socket_fem_contact_radius_limit).
     const double a = socket_overlap_radius(c, derive(c).hertz.peak_force);
     const double limit = socket_fem_contact_radius_limit(c);
-    if (a <= limit) return "";
-    return "is " + number_text(c.target.radius) +
-           ": the ball's contact zone in this socket (the overlap radius R1 sin(theta) = " +
-           short_number(a) + " m of the two spheres at Hertz's approach with R_eff) exceeds " +
-           short_number(limit) +
-           " m = R2 sin 35 deg, the largest contact zone the FEM meshes on the ball: expected a "
-           "looser socket or a slower impact for the FEM (rebound fem, pair, refine, sweep "
-           "--fem, mesh; the lumped and half-space models take this socket)";
+    if (a <= limit) return {"", ""};
+    return {"target.radius",
+            "is " + number_text(c.target.radius) +
+                ": the ball's contact zone in this socket (the overlap radius R1 sin(theta) = " +
+                short_number(a) + " m of the two spheres at Hertz's approach with R_eff) exceeds " +
+                short_number(limit) +
+                " m = R2 sin 35 deg, the largest contact zone the FEM meshes on the ball: expected "
+                "a looser socket or a slower impact for the FEM (rebound fem, pair, refine, sweep "
+                "--fem, mesh; the lumped and half-space models take this socket)"};
   }
-  return std::string("is \"") + to_string(c.target.type) +
-         "\"; the FEM (rebound fem, pair, refine, sweep --fem, mesh) models the body on a rigid "
-         "plane or in a rigid spherical socket: expected target.type \"rigid_plane\" or "
-         "\"spherical_socket\" (the lumped and half-space models take the elastic half-space and "
-         "the sphere: rebound lumped, sweep without --fem)";
+  if (c.target.moves()) {
+    // Both spheres are meshed with one elastic operator (fem/targets/elastic_sphere.h).
+    const std::string others = " (the lumped and half-space models take any body and materials)";
+    if (c.body.shape != Shape::sphere)
+      return {"body.shape", std::string("is \"") + to_string(c.body.shape) +
+                                "\"; the FEM strikes a target sphere with a sphere only: expected "
+                                "body.shape \"sphere\"" +
+                                others};
+    if (c.material.model != MaterialModel::elastic)
+      return {"material.model", std::string("is \"") + to_string(c.material.model) +
+                                    "\"; the FEM's two-sphere impact takes elastic spheres: "
+                                    "expected \"elastic\"" +
+                                    others};
+    const auto same = [](double a, double b) { return std::abs(a - b) <= 1e-12 * std::abs(b); };
+    if (!same(c.target.young_modulus, c.material.young_modulus) ||
+        !same(c.target.poisson_ratio, c.material.poisson_ratio) ||
+        !same(*c.target.density, c.material.density))
+      return {"target.material",
+              "differs from the body's material; the FEM meshes both spheres with one material: "
+              "expected the body's young_modulus, poisson_ratio and density" +
+                  others};
+    return {"", ""};
+  }
+  return {
+      "target.type",
+      std::string("is \"") + to_string(c.target.type) +
+          "\"; the FEM (rebound fem, pair, refine, sweep --fem, mesh) models the body on a "
+          "rigid plane, in a rigid spherical socket or against a second sphere: expected "
+          "target.type \"rigid_plane\", \"spherical_socket\" or \"sphere\" (the lumped and "
+          "half-space models take the elastic half-space: rebound lumped, sweep without --fem)"};
+}
+
+}  // namespace
+
+std::string fem_target_problem(const Case& c) {
+  return fem_target_issue(c).second;
 }
 
 void require_fem_target(const Case& c) {
-  const std::string problem = fem_target_problem(c);
-  if (!problem.empty())
-    throw CaseError(c.source, c.target.socket() ? "target.radius" : "target.type", problem);
+  const auto [key, problem] = fem_target_issue(c);
+  if (!problem.empty()) throw CaseError(c.source, key, problem);
 }
 
 double psi_scale(double poisson_ratio, double friction) {

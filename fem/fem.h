@@ -67,6 +67,17 @@ struct Info {
   cases::MassProperties mesh_mass_properties;
 };
 
+// The rigid-body averages of a deformable target body (fem/targets/elastic_sphere.h), in the case's
+// frame; all zero for a rigid target.
+struct BodyState {
+  double mass = 0;
+  Eigen::Vector3d centre = Eigen::Vector3d::Zero(), centre_velocity = Eigen::Vector3d::Zero();
+  Eigen::Vector3d momentum = Eigen::Vector3d::Zero();
+  Eigen::Vector3d angular_momentum = Eigen::Vector3d::Zero();  // about the origin
+  Eigen::Vector3d omega = Eigen::Vector3d::Zero();
+  double kinetic_energy = 0, internal_energy = 0, rigid_kinetic_energy = 0;
+};
+
 // Rigid-body averaging of the current state (THEORY §11; Lai 1999, §6.2) and the contact of the
 // last step.
 struct State {
@@ -109,6 +120,14 @@ struct State {
   // plane: their lowest height), m
   double lowest_boundary_height = 0;
   bool finite = true;
+  // A deformable target body's averages (BodyState), and the two-body contact's Gauss-Seidel
+  // sweeps and the penetration it left in the last step (fem/two_body_contact.h).
+  BodyState target;
+  int contact_sweeps = 0;
+  double contact_penetration = 0;
+  // Set when the step cannot be trusted (the run fails with it): the two bodies' contact reached
+  // the edge of the tabled contact surfaces.
+  std::string problem;
 };
 
 struct PatchTestResult {
@@ -203,6 +222,11 @@ struct RunResult {
 };
 
 // Runs the case from its rigid-body initial state (THEORY §11) to the end-time rule.
+// P's rigid-body velocity relative to the target's rigid-body velocity at the same place,
+// v_G1 + w1 x (P - G1) - (v_G2 + w2 x (P - G2)) (Stronge 2000): the body's own on a fixed target
+// (whose BodyState is empty). The FEM's rebound quantities (e, Psi2, rebound angle) are of it.
+Eigen::Vector3d relative_contact_point_velocity(const State& s);
+
 // Collective; every rank returns the same result (the history is replicated).
 RunResult run(const cases::Case& c, const RunOptions& options, MPI_Comm communicator);
 

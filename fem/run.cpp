@@ -27,8 +27,10 @@ HistoryRow make_row(const State& s, const HistoryRow* previous, double dt, doubl
   r.normal_impulse = (first ? 0 : previous->normal_impulse) + s.step_impulse.y();
   r.tangential_impulse = (first ? 0 : previous->tangential_impulse) + s.step_impulse.x();
   r.binormal_impulse = (first ? 0 : previous->binormal_impulse) + s.step_impulse.z();
-  r.normal_velocity = s.contact_point_rigid_velocity.y();
-  r.tangential_velocity = s.contact_point_rigid_velocity.x();
+  // P's rigid-body velocity, relative to a target sphere's there (fem.h).
+  const Eigen::Vector3d p = relative_contact_point_velocity(s);
+  r.normal_velocity = p.y();
+  r.tangential_velocity = p.x();
   // Rigid-body displacement of P: trapezoidal integral of its rigid-body velocity.
   r.normal_displacement = first ? 0
                                 : previous->normal_displacement +
@@ -45,7 +47,7 @@ HistoryRow make_row(const State& s, const HistoryRow* previous, double dt, doubl
   r.plastic_dissipation = s.plastic_dissipation;
   r.viscous_dissipation = s.viscous_dissipation;
   r.total_energy = s.kinetic_energy + s.internal_energy + friction + s.plastic_dissipation +
-                   s.viscous_dissipation;
+                   s.viscous_dissipation + s.target.kinetic_energy + s.target.internal_energy;
   r.contact_nodes = s.contact_nodes;
   r.contact_area = s.contact_area;
   r.contact_node_velocity_t = s.contact_node_velocity.x();
@@ -193,6 +195,7 @@ class FrameWriter {
 // grown beyond the bound (an unstable step).
 std::string step_problem(const State& s, double total_energy, double initial_energy,
                          double growth_bound) {
+  if (!s.problem.empty()) return s.problem;
   if (!s.finite)
     return "non-finite values at step " + std::to_string(s.step) +
            ", t = " + std::to_string(s.time) + " s";
@@ -244,7 +247,8 @@ RunResult run(const cases::Case& c, const RunOptions& options, MPI_Comm communic
   const Eigen::Vector3d spin(0, 0, d.spin);
   solver->set_state(Eigen::Vector3d::Zero(), centre_velocity, spin, d.body.centre_of_mass);
   result.initial = solver->state();
-  const double e0 = result.initial.kinetic_energy + result.initial.internal_energy;
+  const double e0 = result.initial.kinetic_energy + result.initial.internal_energy +
+                    result.initial.target.kinetic_energy + result.initial.target.internal_energy;
   EndRule end(c, d, options, dt);
   FrameWriter frames(*solver, options, end.frame_span(), dt, communicator);
   result.status = "completed";

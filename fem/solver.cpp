@@ -10,6 +10,7 @@
 #include <deal.II/dofs/dof_tools.h>
 #include <deal.II/fe/fe_q.h>
 #include <deal.II/fe/fe_system.h>
+#include <deal.II/fe/fe_tools.h>
 #include <deal.II/fe/fe_values.h>
 #include <deal.II/fe/mapping_q.h>
 #include <deal.II/fe/mapping_q_cache.h>
@@ -24,6 +25,8 @@
 #include <limits>
 #include <sstream>
 #include <stdexcept>
+#include <tuple>
+#include <unordered_map>
 #include <utility>
 #include <variant>
 
@@ -33,6 +36,7 @@
 #include "fem/internal_force.h"
 #include "fem/materials/material.h"
 #include "fem/targets/target.h"
+#include "fem/two_body_contact.h"
 #include "meshes/meshes.h"
 #include "observables/files.h"
 
@@ -124,6 +128,20 @@ struct StepContact {
   int nodes = 0;
 };
 
+// The contact surfaces of the body and a deformable target body, replicated on every rank in one
+// order that does not depend on the partition (fem/two_body_contact.h): the nodes sorted by body
+// and reference position, the facets by body and centroid. Each rank fills the nodes it owns
+// before the contact and reads them back after it.
+struct ContactSurfaces {
+  std::vector<SurfaceNode> nodes;
+  std::vector<Facet> facets;
+  // this rank's owned table nodes: (table index, the node's three local dofs)
+  std::vector<std::pair<int, std::array<unsigned int, 3>>> owned;
+  std::vector<int> counts, offsets;  // per rank, doubles of the per-step exchange
+  TwoBodyContactOptions options;
+  double radius = 0;  // the boundary within this distance of P is tabled, m
+};
+
 template <int p>
 class SolverImpl final : public Solver {
  public:
@@ -147,6 +165,12 @@ class SolverImpl final : public Solver {
     Point<3> X;
     double mass = 0, area = 0;
   };
+  // Every owned node: the body's, then a deformable target body's.
+  template <class F>
+  void for_all_nodes(F&& f) const {
+    for (const Node& n : nodes_) f(n);
+    for (const Node& n : target_nodes_) f(n);
+  }
 
   // Setup stages (the constructor runs them in this order).
   void setup_dofs();
@@ -157,15 +181,21 @@ class SolverImpl final : public Solver {
   void fill_info();
   void compute_fe_body();
   void estimate_time_step();
+  void setup_contact_surfaces();  // a deformable target body only
+  // This rank's contact facets within `radius` of P, flattened (setup_contact_surfaces).
+  std::vector<double> owned_contact_facets(double radius) const;
 
   // The stages of a step.
-  void kick(double dt);            // v_{n+1/2} = v_{n-1/2} - dt M^-1 K u_n
-  StepContact contact(double dt);  // the target's contact on every boundary node
-  void drift(double dt);           // u_{n+1} = u_n + dt v_{n+1/2}
-  void update_force();             // force_ = K u
-  void compute_averages();         // state_ from u, v, force and the contact of the last step
-  NodeSums local_sums() const;     // this rank's share of them
-  void reduce_sums(const NodeSums& sums, double lowest);  // ... summed into state_
+  void kick(double dt);                     // v_{n+1/2} = v_{n-1/2} - dt M^-1 K u_n
+  StepContact contact(double dt);           // the target's contact on every boundary node
+  StepContact two_body_contact(double dt);  // ... or with a deformable target body
+  void drift(double dt);                    // u_{n+1} = u_n + dt v_{n+1/2}
+  void update_force();                      // force_ = K u
+  void compute_averages();      // state_ from u, v, force and the contact of the last step
+  NodeSums local_sums() const;  // this rank's share of them
+  NodeSums body_sums(const std::vector<Node>& nodes) const;  // ... of one body's nodes
+  void reduce_target_sums();                                 // state_.target
+  void reduce_sums(const NodeSums& sums, double lowest);     // ... summed into state_
   double lowest_boundary_gap() const;             // this rank's smallest gap of a boundary node
   Eigen::Vector3d position(const Node& n) const;  // X + u
   // Rayleigh-quotient power iteration on M^-1 K.
@@ -188,7 +218,10 @@ class SolverImpl final : public Solver {
   VectorType support_positions_;        // x of every support point (conforming at hanging nodes)
   VectorType nodal_mass_, nodal_area_;  // lumped mass and boundary area per dof
   double quadrature_mass_ = 0;          // the mass integrated cell by cell (this rank)
-  std::vector<Node> nodes_;             // locally owned, unconstrained nodes
+  std::vector<Node> nodes_;             // locally owned, unconstrained nodes of the body
+  std::vector<Node> target_nodes_;      // ... of a deformable target body (none for a rigid one)
+  std::optional<DeformableTarget> deformable_;  // the target's, when it is a body
+  ContactSurfaces surfaces_;                    // ... and the two bodies' contact surfaces
   std::vector<double> kick_mass_;       // per owned dof: its node's mass, +inf where constrained
   std::vector<unsigned int> boundary_;  // indices into nodes_ of boundary nodes
   std::vector<unsigned int> touched_;   // boundary nodes with a contact force in the last step
@@ -211,6 +244,7 @@ SolverImpl<p>::SolverImpl(const cases::Case& c, const SolverOptions& options, MP
       fe_(FE_Q<3>(p), 3),
       dof_handler_(*mesh_.triangulation) {
   Timer timer(communicator_);
+  deformable_ = target_->deformable();
   // The stages, as in the deal.II tutorials: each fills the members named in its comment.
   setup_dofs();
   setup_geometry();
@@ -220,6 +254,7 @@ SolverImpl<p>::SolverImpl(const cases::Case& c, const SolverOptions& options, MP
   fill_info();
   compute_fe_body();
   estimate_time_step();
+  if (deformable_) setup_contact_surfaces();
   info_.setup_seconds = timer.wall_time();
 }
 
@@ -299,15 +334,16 @@ void SolverImpl<p>::extract_nodes() {
         node.area = area.local_element(node.dof[0]);
         if (!(node.mass > 0))
           throw std::runtime_error("non-positive lumped mass at a node (hanging-node weights)");
-        nodes_.push_back(node);
+        (cell->material_id() == meshes::body_ids::target ? target_nodes_ : nodes_).push_back(node);
       }
     }
   }
   if (owned.n_elements() != velocity_.locally_owned_size())
     throw std::logic_error("extract_nodes: the state vectors do not hold the owned dofs");
   kick_mass_.assign(owned.n_elements(), std::numeric_limits<double>::infinity());
-  for (const Node& n : nodes_)
+  for_all_nodes([&](const Node& n) {
     for (unsigned int d = 0; d < 3; ++d) kick_mass_[n.dof[d]] = n.mass;
+  });
   const double radius = case_.body.radius;
   double nearest = std::numeric_limits<double>::infinity();
   for (unsigned int a = 0; a < nodes_.size(); ++a) {
@@ -342,7 +378,8 @@ void SolverImpl<p>::fill_info() {
   info_.simd_lanes = internal_force_->lanes();
   info_.dofs = dof_handler_.n_dofs();
   info_.cells = mesh_.triangulation->n_global_active_cells();
-  info_.nodes = Utilities::MPI::sum<unsigned long long>(nodes_.size(), communicator_);
+  info_.nodes =
+      Utilities::MPI::sum<unsigned long long>(nodes_.size() + target_nodes_.size(), communicator_);
   info_.boundary_nodes = Utilities::MPI::sum<unsigned long long>(boundary_.size(), communicator_);
   info_.constrained_dofs =
       Utilities::MPI::sum<unsigned long long>(constraints_.n_constraints(), communicator_);
@@ -427,31 +464,35 @@ double SolverImpl<p>::estimate_lambda_max(int iterations) {
   internal_force_->initialize_dof_vector(x);
   internal_force_->initialize_dof_vector(y);
   const double scale = mesh_.statistics.edge_min > 0 ? mesh_.statistics.edge_min : 1e-3;
-  for (const Node& n : nodes_)
+  for_all_nodes([&](const Node& n) {
     for (unsigned int d = 0; d < 3; ++d) x.local_element(n.dof[d]) = hash_value(n.X, scale, d);
+  });
   double lambda = 0;
   for (int k = 0; k < iterations; ++k) {
     internal_force_->apply_elastic(y, x);
     double xkx = 0, xmx = 0;
-    for (const Node& n : nodes_)
+    for_all_nodes([&](const Node& n) {
       for (unsigned int d = 0; d < 3; ++d) {
         xkx += x.local_element(n.dof[d]) * y.local_element(n.dof[d]);
         xmx += n.mass * x.local_element(n.dof[d]) * x.local_element(n.dof[d]);
       }
+    });
     xkx = Utilities::MPI::sum(xkx, communicator_);
     xmx = Utilities::MPI::sum(xmx, communicator_);
     lambda = std::max(lambda, xkx / xmx);
     double norm = 0;
-    for (const Node& n : nodes_)
+    for_all_nodes([&](const Node& n) {
       for (unsigned int d = 0; d < 3; ++d) {
         const double value = y.local_element(n.dof[d]) / n.mass;
         norm += n.mass * value * value;
       }
+    });
     norm = std::sqrt(Utilities::MPI::sum(norm, communicator_));
     x = 0;
-    for (const Node& n : nodes_)
+    for_all_nodes([&](const Node& n) {
       for (unsigned int d = 0; d < 3; ++d)
         x.local_element(n.dof[d]) = y.local_element(n.dof[d]) / n.mass / norm;
+    });
   }
   return lambda;
 }
@@ -496,7 +537,9 @@ template <int p>
 void SolverImpl<p>::step() {
   const double dt = time_step_;
   kick(dt);
-  const StepContact contact = options_.contact ? this->contact(dt) : StepContact{};
+  const StepContact contact = !options_.contact ? StepContact{}
+                              : deformable_     ? two_body_contact(dt)
+                                                : this->contact(dt);
   state_.time = state_.step * dt;
   state_.step += 1;
   state_.step_impulse = contact.impulse;  // summed over the ranks in compute_averages
@@ -571,13 +614,283 @@ StepContact SolverImpl<p>::contact(double dt) {
   return sum;
 }
 
+// surfaces_: the boundary faces of both bodies within the target's surface radius of P, each
+// split into p x p bilinear facets through its support points (their corners at hanging nodes
+// carried onto the constraint's masters), gathered on every rank with the nodes they reach.
+template <int p>
+std::vector<double> SolverImpl<p>::owned_contact_facets(double radius) const {
+  const std::vector<unsigned int> lexicographic =
+      FETools::lexicographic_to_hierarchic_numbering<2>(p);
+  const VectorType& positions = support_positions_;
+  // This rank's facets, flattened: body, then per corner: count, (x dof, weight) x count.
+  std::vector<double> mine;
+  std::vector<types::global_dof_index> face_dofs(fe_.n_dofs_per_face());
+  for (const auto& cell : dof_handler_.active_cell_iterators()) {
+    if (!cell->is_locally_owned()) continue;
+    for (const unsigned int f : cell->face_indices()) {
+      if (!cell->face(f)->at_boundary()) continue;
+      const Point<3> centre = cell->face(f)->center();
+      if (centre.norm() > radius) continue;
+      cell->face(f)->get_dof_indices(face_dofs);
+      // the x dof of each support point of the face, in the face's lexicographic order
+      std::vector<types::global_dof_index> grid((p + 1) * (p + 1));
+      for (unsigned int i = 0; i < face_dofs.size(); ++i) {
+        const auto [component, index] = fe_.face_system_to_component_index(i);
+        if (component == 0) {
+          for (unsigned int l = 0; l < grid.size(); ++l)
+            if (lexicographic[l] == index) grid[l] = face_dofs[i];
+        }
+      }
+      const auto y_of = [&](types::global_dof_index x) {
+        // the node's y and z dofs follow from the face's: find them by the same support point
+        for (unsigned int i = 0; i < face_dofs.size(); ++i)
+          if (face_dofs[i] == x) {
+            const unsigned int index = fe_.face_system_to_component_index(i).second;
+            std::array<types::global_dof_index, 3> dofs{};
+            for (unsigned int j = 0; j < face_dofs.size(); ++j)
+              if (fe_.face_system_to_component_index(j).second == index)
+                dofs[fe_.face_system_to_component_index(j).first] = face_dofs[j];
+            return dofs;
+          }
+        throw std::logic_error("setup_contact_surfaces: a face dof without its node");
+      };
+      const auto point = [&](types::global_dof_index x) {
+        const auto dofs = y_of(x);
+        return Eigen::Vector3d(positions(dofs[0]), positions(dofs[1]), positions(dofs[2]));
+      };
+      const Point<3> inside = cell->center();
+      const Eigen::Vector3d outward =
+          Eigen::Vector3d(centre[0] - inside[0], centre[1] - inside[1], centre[2] - inside[2]);
+      for (unsigned int j = 0; j < unsigned(p); ++j)
+        for (unsigned int i = 0; i < unsigned(p); ++i) {
+          std::array<types::global_dof_index, 4> corner = {
+              {grid[j * (p + 1) + i], grid[j * (p + 1) + i + 1], grid[(j + 1) * (p + 1) + i],
+               grid[(j + 1) * (p + 1) + i + 1]}};
+          const Eigen::Vector3d x0 = point(corner[0]), x1 = point(corner[1]), x2 = point(corner[2]),
+                                x3 = point(corner[3]);
+          const Eigen::Vector3d normal = ((x1 - x0) + (x3 - x2)).cross((x2 - x0) + (x3 - x1));
+          if (normal.dot(outward) < 0) {
+            std::swap(corner[0], corner[1]);
+            std::swap(corner[2], corner[3]);
+          }
+          mine.push_back(double(cell->material_id()));
+          for (const types::global_dof_index x : corner) {
+            if (constraints_.is_constrained(x)) {
+              const auto* entries = constraints_.get_constraint_entries(x);
+              mine.push_back(double(entries->size()));
+              for (const auto& [master, weight] : *entries) {
+                mine.push_back(double(master));
+                mine.push_back(weight);
+              }
+            } else {
+              mine.push_back(1);
+              mine.push_back(double(x));
+              mine.push_back(1);
+            }
+          }
+        }
+    }
+  }
+  return mine;
+}
+
+template <int p>
+void SolverImpl<p>::setup_contact_surfaces() {
+  ContactSurfaces& t = surfaces_;
+  t.radius = deformable_->surface_radius;
+  t.options.friction = deformable_->friction;
+  // Gauss-Seidel until no predicted penetration exceeds 1e-6 of the contact cells' size.
+  t.options.tolerance = 1e-6 * mesh_.statistics.h_contact;
+  const std::vector<std::vector<double>> all_facets =
+      Utilities::MPI::all_gather(communicator_, owned_contact_facets(t.radius));
+  // The nodes the facets reach (x dofs), and which of them this rank owns.
+  struct RawFacet {
+    int body;
+    std::array<std::vector<std::pair<types::global_dof_index, double>>, 4> corner;
+  };
+  std::vector<RawFacet> raw;
+  std::vector<types::global_dof_index> reached;
+  for (const std::vector<double>& list : all_facets)
+    for (std::size_t k = 0; k < list.size();) {
+      RawFacet f;
+      f.body = int(list[k++]);
+      for (int c = 0; c < 4; ++c) {
+        const int count = int(list[k++]);
+        for (int m = 0; m < count; ++m, k += 2) {
+          f.corner[c].emplace_back(types::global_dof_index(list[k]), list[k + 1]);
+          reached.push_back(types::global_dof_index(list[k]));
+        }
+      }
+      raw.push_back(std::move(f));
+    }
+  std::sort(reached.begin(), reached.end());
+  reached.erase(std::unique(reached.begin(), reached.end()), reached.end());
+  // This rank's reached nodes: x dof, body, X, mass, area.
+  std::unordered_map<types::global_dof_index, std::pair<int, const Node*>> by_dof;
+  const types::global_dof_index first = *dof_handler_.locally_owned_dofs().begin();
+  for (const Node& n : nodes_) by_dof[first + n.dof[0]] = {0, &n};
+  for (const Node& n : target_nodes_) by_dof[first + n.dof[0]] = {1, &n};
+  std::vector<double> owned_rows;
+  for (const types::global_dof_index x : reached) {
+    const auto found = by_dof.find(x);
+    if (found == by_dof.end()) continue;
+    const Node& n = *found->second.second;
+    owned_rows.insert(owned_rows.end(), {double(x), double(found->second.first), n.X[0], n.X[1],
+                                         n.X[2], n.mass, n.area});
+  }
+  struct Row {
+    types::global_dof_index dof;
+    SurfaceNode node;
+  };
+  std::vector<Row> rows;
+  for (const std::vector<double>& list : Utilities::MPI::all_gather(communicator_, owned_rows))
+    for (std::size_t k = 0; k < list.size(); k += 7) {
+      Row r;
+      r.dof = types::global_dof_index(list[k]);
+      r.node.body = int(list[k + 1]);
+      r.node.X = Eigen::Vector3d(list[k + 2], list[k + 3], list[k + 4]);
+      r.node.mass = list[k + 5];
+      r.node.area = list[k + 6];
+      rows.push_back(r);
+    }
+  if (rows.size() != reached.size())
+    throw std::logic_error("setup_contact_surfaces: a reached node has no owner");
+  // The partition-independent order: by body and reference position.
+  std::sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) {
+    return std::make_tuple(a.node.body, a.node.X[0], a.node.X[1], a.node.X[2]) <
+           std::make_tuple(b.node.body, b.node.X[0], b.node.X[1], b.node.X[2]);
+  });
+  std::unordered_map<types::global_dof_index, int> table_index;
+  for (int i = 0; i < int(rows.size()); ++i) {
+    table_index[rows[i].dof] = i;
+    t.nodes.push_back(rows[i].node);
+  }
+  for (const RawFacet& f : raw) {
+    Facet facet;
+    facet.body = f.body;
+    for (int c = 0; c < 4; ++c)
+      for (const auto& [dof, weight] : f.corner[c])
+        facet.corner[c].emplace_back(table_index.at(dof), weight);
+    t.facets.push_back(std::move(facet));
+  }
+  const auto centroid = [&](const Facet& f) {
+    Eigen::Vector3d x = Eigen::Vector3d::Zero();
+    for (int c = 0; c < 4; ++c)
+      for (const auto& [k, w] : f.corner[c]) x += 0.25 * w * t.nodes[k].X;
+    return std::make_tuple(f.body, x[0], x[1], x[2]);
+  };
+  std::sort(t.facets.begin(), t.facets.end(),
+            [&](const Facet& a, const Facet& b) { return centroid(a) < centroid(b); });
+  for (int i = 0; i < int(rows.size()); ++i) {
+    const auto found = by_dof.find(rows[i].dof);
+    if (found != by_dof.end()) t.owned.emplace_back(i, found->second.second->dof);
+  }
+  // The per-step exchange: each rank's owned rows, 10 doubles each (index, u, v, v_previous).
+  const std::vector<int> sizes =
+      Utilities::MPI::all_gather(communicator_, int(10 * t.owned.size()));
+  t.counts = sizes;
+  t.offsets.assign(sizes.size(), 0);
+  for (std::size_t r = 1; r < sizes.size(); ++r) t.offsets[r] = t.offsets[r - 1] + sizes[r - 1];
+}
+
+// The two-body contact (fem/two_body_contact.h) on the replicated surfaces: every rank gathers the
+// tabled nodes' u_n, v_{n+1/2} and v_{n-1/2}, applies the same contact to the same table, and
+// writes back the velocities of the nodes it owns. The step's contact is the body's: its impulse,
+// its contact nodes and area; the works are both bodies'.
+template <int p>
+StepContact SolverImpl<p>::two_body_contact(double dt) {
+  ContactSurfaces& t = surfaces_;
+  std::vector<double> mine;
+  mine.reserve(10 * t.owned.size());
+  for (const auto& [index, dof] : t.owned) {
+    mine.push_back(double(index));
+    for (const VectorType* v : {&displacement_, &velocity_, &previous_velocity_})
+      for (unsigned int d = 0; d < 3; ++d) mine.push_back(v->local_element(dof[d]));
+  }
+  std::vector<double> all(t.offsets.back() + t.counts.back());
+  MPI_Allgatherv(mine.data(), int(mine.size()), MPI_DOUBLE, all.data(), t.counts.data(),
+                 t.offsets.data(), MPI_DOUBLE, communicator_);
+  for (std::size_t k = 0; k < all.size(); k += 10) {
+    SurfaceNode& n = t.nodes[std::size_t(all[k])];
+    n.u = Eigen::Vector3d(all[k + 1], all[k + 2], all[k + 3]);
+    n.v = Eigen::Vector3d(all[k + 4], all[k + 5], all[k + 6]);
+    n.v_previous = Eigen::Vector3d(all[k + 7], all[k + 8], all[k + 9]);
+  }
+  const TwoBodyContactResult r = fem::two_body_contact(t.nodes, t.facets, dt, t.options);
+  // Every owned node of the table is written: its contact force is J / dt, zero without contact.
+  for (const auto& [index, dof] : t.owned) {
+    const Eigen::Vector3d impulse = r.normal_impulse[index] + r.friction_impulse[index];
+    for (unsigned int d = 0; d < 3; ++d) {
+      velocity_.local_element(dof[d]) = t.nodes[index].v[d];
+      contact_force_.local_element(dof[d]) = impulse[d] / dt;
+    }
+  }
+  state_.contact_sweeps = r.sweeps;
+  state_.contact_penetration = r.penetration;
+  if (r.travel >= r.margin) {
+    char text[320];
+    std::snprintf(text, sizeof text,
+                  "a contact node moved %.4g m in the step at t = %.6g s, beyond the %.4g m within "
+                  "which the two-body contact looks for its facet: the step is too long for the "
+                  "speed",
+                  r.travel, state_.time, r.margin);
+    state_.problem = text;
+  }
+  if (r.reach > 0.8 * t.radius) {
+    char text[320];
+    std::snprintf(text, sizeof text,
+                  "the two bodies' contact reached %.4g m from P at t = %.6g s, beyond 0.8 of the "
+                  "tabled contact surfaces' radius %.4g m: the contact may miss nodes outside them",
+                  r.reach, state_.time, t.radius);
+    state_.problem = text;
+  }
+  StepContact sum;
+  sum.impulse = r.impulse[0];
+  sum.normal_work = r.normal_work;
+  sum.friction_work = r.friction_work;
+  // Counted on rank 0 only: the table is replicated, and compute_averages sums over the ranks.
+  if (Utilities::MPI::this_mpi_process(communicator_) == 0) {
+    sum.nodes = r.contact_nodes[0];
+    sum.area = r.contact_area[0];
+  } else {
+    sum.impulse.setZero();
+    sum.normal_work = sum.friction_work = 0;
+  }
+  return sum;
+}
+
 template <int p>
 void SolverImpl<p>::compute_averages() {
   reduce_sums(local_sums(), lowest_boundary_gap());
+  if (deformable_) reduce_target_sums();
 }
 
 template <int p>
 NodeSums SolverImpl<p>::local_sums() const {
+  NodeSums s = body_sums(nodes_);
+  const InternalForce::Energies material = internal_force_->energies();
+  s.twice_strain_energy -= material.inelastic_stress_work;
+  s.plastic_dissipation = material.plastic_dissipation;
+  s.viscous_dissipation = material.viscous_dissipation;
+  s.cells_with_state = material.cells_with_state;
+  for (unsigned int d = 0; d < 3; ++d) s.impulse[d] = state_.step_impulse[d];
+  s.friction_work = state_.step_friction_work;
+  s.normal_contact_loss = state_.step_normal_contact_loss;
+  s.contact_nodes = state_.contact_nodes;
+  s.contact_area = state_.contact_area;
+  if (contact_node_ >= 0) {
+    const Node& n = nodes_[contact_node_];
+    for (unsigned int d = 0; d < 3; ++d) {
+      s.contact_point[d] = n.X[d] + displacement_.local_element(n.dof[d]);
+      s.contact_point_velocity[d] =
+          0.5 * (previous_velocity_.local_element(n.dof[d]) + velocity_.local_element(n.dof[d]));
+    }
+  }
+  return s;
+}
+
+template <int p>
+NodeSums SolverImpl<p>::body_sums(const std::vector<Node>& nodes) const {
   // One pass over the nodes with the sums in named scalars: the same operations in the same
   // order as the vector form (m x, m v, m x cross v, m x_i x_j, the kinetic and strain terms),
   // so the results are bitwise those of the Eigen loop this replaced, without its
@@ -585,7 +898,7 @@ NodeSums SolverImpl<p>::local_sums() const {
   // of the p = 2 run spent about a fifth of the time loop (docs/FEM.md, Performance).
   double mass = 0, mx0 = 0, mx1 = 0, mx2 = 0, mv0 = 0, mv1 = 0, mv2 = 0, l0 = 0, l1 = 0, l2 = 0;
   double xx = 0, yy = 0, zz = 0, xy = 0, xz = 0, yz = 0, kinetic_sum = 0, strain = 0;
-  for (const Node& n : nodes_) {
+  for (const Node& n : nodes) {
     const unsigned int i0 = n.dof[0], i1 = n.dof[1], i2 = n.dof[2];
     const double u0 = displacement_.local_element(i0), u1 = displacement_.local_element(i1),
                  u2 = displacement_.local_element(i2);
@@ -630,25 +943,38 @@ NodeSums SolverImpl<p>::local_sums() const {
   std::copy(l, l + 3, s.angular_momentum);
   std::copy(second, second + 6, s.second_moment);
   s.kinetic_energy = kinetic_sum;
-  const InternalForce::Energies material = internal_force_->energies();
-  s.twice_strain_energy = strain - material.inelastic_stress_work;
-  s.plastic_dissipation = material.plastic_dissipation;
-  s.viscous_dissipation = material.viscous_dissipation;
-  s.cells_with_state = material.cells_with_state;
-  for (unsigned int d = 0; d < 3; ++d) s.impulse[d] = state_.step_impulse[d];
-  s.friction_work = state_.step_friction_work;
-  s.normal_contact_loss = state_.step_normal_contact_loss;
-  s.contact_nodes = state_.contact_nodes;
-  s.contact_area = state_.contact_area;
-  if (contact_node_ >= 0) {
-    const Node& n = nodes_[contact_node_];
-    for (unsigned int d = 0; d < 3; ++d) {
-      s.contact_point[d] = n.X[d] + displacement_.local_element(n.dof[d]);
-      s.contact_point_velocity[d] =
-          0.5 * (previous_velocity_.local_element(n.dof[d]) + velocity_.local_element(n.dof[d]));
-    }
-  }
+  s.twice_strain_energy = strain;
   return s;
+}
+
+// The target body's averages: the same sums over its nodes, reduced over the ranks. Its strain
+// energy is 1/2 u.Ku over its own nodes (the FE target is elastic: fem/targets/elastic_sphere.h).
+template <int p>
+void SolverImpl<p>::reduce_target_sums() {
+  const NodeSums local = body_sums(target_nodes_);
+  NodeSums r{};
+  MPI_Allreduce(reinterpret_cast<const double*>(&local), reinterpret_cast<double*>(&r),
+                NodeSums::size, MPI_DOUBLE, MPI_SUM, communicator_);
+  const auto vector = [](const double* x) { return Eigen::Vector3d(x[0], x[1], x[2]); };
+  BodyState& t = state_.target;
+  t.mass = r.mass;
+  t.centre = vector(r.first_moment) / t.mass;
+  t.momentum = vector(r.momentum);
+  t.centre_velocity = t.momentum / t.mass;
+  t.angular_momentum = vector(r.angular_momentum);
+  const Eigen::Vector3d central = t.angular_momentum - t.mass * t.centre.cross(t.centre_velocity);
+  const double* m2 = r.second_moment;  // xx yy zz xy xz yz
+  Eigen::Matrix3d second;
+  second << m2[0], m2[3], m2[4], m2[3], m2[1], m2[5], m2[4], m2[5], m2[2];
+  second -= t.mass * t.centre * t.centre.transpose();
+  const Eigen::Matrix3d inertia = second.trace() * Eigen::Matrix3d::Identity() - second;
+  t.omega = inertia.ldlt().solve(central);
+  t.kinetic_energy = r.kinetic_energy;
+  t.internal_energy = 0.5 * r.twice_strain_energy;
+  t.rigid_kinetic_energy =
+      0.5 * t.mass * t.centre_velocity.squaredNorm() + 0.5 * t.omega.dot(inertia * t.omega);
+  state_.finite = state_.finite && std::isfinite(t.kinetic_energy) &&
+                  std::isfinite(t.internal_energy) && std::isfinite(t.momentum.sum());
 }
 
 template <int p>
@@ -763,11 +1089,11 @@ template <int p>
 std::string SolverImpl<p>::write_frame(const std::string& directory, unsigned int frame) {
   VectorType u = displacement_, v = velocity_, force = contact_force_, traction;
   traction.reinit(contact_force_);
-  for (const unsigned int a : touched_) {
-    const Node& n = nodes_[a];
-    for (unsigned int d = 0; d < 3; ++d)
-      traction.local_element(n.dof[d]) = force.local_element(n.dof[d]) / n.area;
-  }
+  for_all_nodes([&](const Node& n) {
+    if (n.area > 0)
+      for (unsigned int d = 0; d < 3; ++d)
+        traction.local_element(n.dof[d]) = force.local_element(n.dof[d]) / n.area;
+  });
   for (VectorType* x : {&u, &v, &force, &traction}) {
     constraints_.distribute(*x);
     x->update_ghost_values();
@@ -799,6 +1125,10 @@ std::string SolverImpl<p>::write_frame(const std::string& directory, unsigned in
     if (cell->is_locally_owned())
       subdomain(cell->active_cell_index()) = float(cell->subdomain_id());
   out.add_data_vector(subdomain, "subdomain");
+  Vector<float> body(mesh_.triangulation->n_active_cells());  // 0: the body, 1: a target body
+  for (const auto& cell : mesh_.triangulation->active_cell_iterators())
+    if (cell->is_locally_owned()) body(cell->active_cell_index()) = float(cell->material_id());
+  if (deformable_) out.add_data_vector(body, "body");
   out.build_patches(*mapping_, p);
   DataOutBase::VtkFlags flags;
   flags.time = state_.time;

@@ -66,6 +66,11 @@ void add_run_details(const cases::Case& c, const cases::Derived& d, const RunRes
   j["binormal_impulse"] = h.back().binormal_impulse;
   j["vibration_kinetic_energy_final"] = s1.vibration_kinetic_energy;
   j["internal_energy_final"] = s1.internal_energy;
+  if (c.target.moves()) {  // the target sphere's share of the energy left in vibration
+    j["target_internal_energy_final"] = s1.target.internal_energy;
+    j["target_vibration_kinetic_energy_final"] =
+        s1.target.kinetic_energy - s1.target.rigid_kinetic_energy;
+  }
   j["frictional_dissipation"] = h.back().frictional_dissipation;
   j["normal_contact_loss"] = h.back().normal_contact_loss;
   j["plastic_dissipation"] = s1.plastic_dissipation;
@@ -121,12 +126,20 @@ std::string history_csv(const std::vector<HistoryRow>& rows, std::size_t max_row
   return observables::to_csv(history_table(rows), max_rows);
 }
 
+Eigen::Vector3d relative_contact_point_velocity(const State& s) {
+  const BodyState& t = s.target;
+  if (t.mass == 0) return s.contact_point_rigid_velocity;
+  return s.contact_point_rigid_velocity - t.centre_velocity -
+         t.omega.cross(s.contact_point - t.centre);
+}
+
 observables::Summary summary(const cases::Case& c, const cases::Derived& d, const RunResult& r) {
   const auto& h = r.history;
   const State& s0 = r.initial;
   const State& s1 = r.final;
   const double mu = c.contact.friction, nu = c.material.poisson_ratio;
-  const Eigen::Vector3d w = s1.contact_point_rigid_velocity;  // separation velocity of P
+  // The separation velocity of P (relative to the target sphere's at P; fem.h).
+  const Eigen::Vector3d w = relative_contact_point_velocity(s1);
   const ContactPhases phases = contact_phases(h, r.info.time_step);
 
   observables::Summary summary;
@@ -144,24 +157,32 @@ observables::Summary summary(const cases::Case& c, const cases::Derived& d, cons
   q.e_poisson =
       observables::poisson_restitution(h.back().normal_impulse, phases.compression_impulse);
   q.e_stronge = observables::stronge_restitution(phases.compression_work, phases.restitution_work);
+  // Of the centres' relative motion with a target sphere (whose BodyState is zero when fixed).
   q.tangential_cor =
-      observables::tangential_restitution(s0.centre_velocity.x(), s1.centre_velocity.x());
+      observables::tangential_restitution(s0.centre_velocity.x() - s0.target.centre_velocity.x(),
+                                          s1.centre_velocity.x() - s1.target.centre_velocity.x());
   q.spin_final = s1.omega.z();
   q.normal_impulse = h.back().normal_impulse;
   q.tangential_impulse = h.back().tangential_impulse;
   q.contact_duration = phases.duration;
   q.peak_normal_force = phases.peak;
-  q.kinetic_energy_loss = s0.kinetic_energy - s1.rigid_kinetic_energy;
-  q.kinetic_energy_loss_fraction =
-      (s0.kinetic_energy - s1.rigid_kinetic_energy) / s0.kinetic_energy;
+  // Both bodies' rigid-body kinetic energies with a target sphere (zero for a fixed target).
+  const double kinetic_before = s0.kinetic_energy + s0.target.kinetic_energy;
+  const double kinetic_after = s1.rigid_kinetic_energy + s1.target.rigid_kinetic_energy;
+  q.kinetic_energy_loss = kinetic_before - kinetic_after;
+  q.kinetic_energy_loss_fraction = (kinetic_before - kinetic_after) / kinetic_before;
   q.lambda = d.lambda;
   q.theta = d.theta;
   q.center_velocity_initial = s0.centre_velocity.head<2>();
   q.center_velocity_final = s1.centre_velocity.head<2>();
   q.spin_initial = s0.omega.z();
-  q.contact_point_velocity_initial = s0.contact_point_rigid_velocity.head<2>();
+  q.contact_point_velocity_initial = relative_contact_point_velocity(s0).head<2>();
   q.contact_point_velocity_final = w.head<2>();
-  q.kinetic_energy_initial = s0.kinetic_energy;
+  q.kinetic_energy_initial = kinetic_before;
+  if (c.target.moves()) {
+    q.target_center_velocity_final = s1.target.centre_velocity.head<2>();
+    q.target_spin_final = s1.target.omega.z();
+  }
 
   summary.status = r.status;
   summary.message = r.message;
@@ -185,7 +206,8 @@ observables::Summary summary(const cases::Case& c, const cases::Derived& d, cons
   if (creates_energy) {
     char text[320];
     std::snprintf(text, sizeof text,
-                  "the body's rigid-body kinetic energy after the impact exceeds the initial one "
+                  "the rigid-body kinetic energy (both bodies' with a target sphere) after the "
+                  "impact exceeds the initial one "
                   "by %.3g %%: the contact (friction %.3g) created energy",
                   -100 * q.kinetic_energy_loss_fraction, mu);
     summary.warnings.push_back(text);

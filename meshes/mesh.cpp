@@ -53,6 +53,19 @@ Placement place_body(const cases::Case& c) {
   return p;
 }
 
+Placement place_target_sphere(double radius) {
+  Placement p;
+  p.shape = cases::Shape::sphere;
+  p.radius = radius;
+  p.length = 0;
+  p.contact_point = Point(0, 0, 0);
+  p.contact_cap_centre = Point(0, -radius, 0);
+  p.axis = Tensor<1, 3>({0.0, -1.0, 0.0});
+  p.lateral = Tensor<1, 3>({1.0, 0.0, 0.0});
+  p.far_cap_centre = p.contact_cap_centre;
+  return p;
+}
+
 MeshOptions mesh_options(const cases::Case& c, int extra_levels) {
   MeshOptions o;
   o.global_levels = c.fem.refinement;
@@ -135,7 +148,17 @@ Point block_point(const Placement& p, const Block& b, double xi, double eta, dou
 
 }  // namespace
 
-void make_coarse_mesh(const Placement& p, Triangulation& triangulation) {
+namespace {
+
+// The coarse cells of one body: vertices (duplicates merged within the body only, so that two
+// bodies touching at P keep their own vertices there) and cells, material_id 1 for the core cells
+// whose faces are all flat and interior, 0 otherwise.
+struct CoarseCells {
+  std::vector<Point> vertices;
+  std::vector<dealii::CellData<3>> cells;
+};
+
+CoarseCells coarse_cells(const Placement& p) {
   const double R = p.radius, L = p.length;
   // Two half-balls and the cylinder between them, all cut from the same 12-cell disc: an inner
   // square of half-width d split 2 x 2 and 8 cells to the circle. Each half-ball is half of
@@ -203,8 +226,9 @@ void make_coarse_mesh(const Placement& p, Triangulation& triangulation) {
   }
 
   // Cells of all blocks, with duplicated vertices merged afterwards.
-  std::vector<Point> vertices;
-  std::vector<dealii::CellData<3>> cells;
+  CoarseCells result;
+  std::vector<Point>& vertices = result.vertices;
+  std::vector<dealii::CellData<3>>& cells = result.cells;
   for (const Block& b : blocks) {
     for (int i = 0; i < b.n[0]; ++i)
       for (int j = 0; j < b.n[1]; ++j)
@@ -234,37 +258,77 @@ void make_coarse_mesh(const Placement& p, Triangulation& triangulation) {
   dealii::GridTools::delete_duplicated_vertices(vertices, cells, no_subcell_data, all_vertices,
                                                 1e-9 * R);
   dealii::GridTools::delete_unused_vertices(vertices, cells, no_subcell_data);
-  dealii::GridTools::consistently_order_cells(cells);
-  triangulation.create_triangulation(vertices, cells, no_subcell_data);
+  return result;
+}
+
+// The surface ids of a boundary face of the body placed at p, by where its centre lies.
+void set_surface_ids(const Placement& p,
+                     const dealii::TriaIterator<dealii::TriaAccessor<2, 3, 3>>& face, bool target) {
+  const double R = p.radius, L = p.length;
+  const double z = (face->center() - p.contact_cap_centre) * p.axis;
+  if (z < -1e-9 * R) {
+    face->set_all_manifold_ids(target ? manifold_ids::target_contact_cap
+                                      : manifold_ids::contact_cap);
+    face->set_boundary_id(target ? boundary_ids::target_contact_cap : boundary_ids::contact_cap);
+  } else if (z > L + 1e-9 * R) {
+    face->set_all_manifold_ids(target ? manifold_ids::target_far_cap : manifold_ids::far_cap);
+    face->set_boundary_id(target ? boundary_ids::target_far_cap : boundary_ids::far_cap);
+  } else {
+    face->set_all_manifold_ids(manifold_ids::cylinder);
+    face->set_boundary_id(boundary_ids::cylinder);
+  }
+}
+
+}  // namespace
+
+// Local frame of the body: origin at the touching cap's centre C1, e_z along the axis, e_x the
+// lateral direction, e_y = e_z x e_x (right-handed). The touching cap is z <= 0, the cylinder
+// 0 <= z <= L, the far cap z >= L.
+void make_coarse_mesh(const Placement& p, Triangulation& triangulation) {
+  make_coarse_mesh(p, nullptr, triangulation);
+}
+
+void make_coarse_mesh(const Placement& p, const Placement* target, Triangulation& triangulation) {
+  CoarseCells all = coarse_cells(p);
+  if (target) {
+    if (target->shape != cases::Shape::sphere)
+      throw std::invalid_argument("meshes: a target body must be a sphere");
+    const CoarseCells second = coarse_cells(*target);
+    const unsigned offset = unsigned(all.vertices.size());
+    all.vertices.insert(all.vertices.end(), second.vertices.begin(), second.vertices.end());
+    for (dealii::CellData<3> cell : second.cells) {
+      for (unsigned& v : cell.vertices) v += offset;
+      cell.material_id += 2;  // 2: the target's, 3: its core
+      all.cells.push_back(cell);
+    }
+  }
+  dealii::GridTools::consistently_order_cells(all.cells);
+  triangulation.create_triangulation(all.vertices, all.cells, dealii::SubCellData());
 
   // Manifold ids: everything transfinite, then the core cells (and so their faces) flat, then
-  // the surface by region. Boundary ids name the surface region.
+  // the surface by region. Boundary ids name the surface region. The material id is then the
+  // body's (body_ids), inherited by every refinement.
   triangulation.set_all_manifold_ids(manifold_ids::interior);
   for (const auto& cell : triangulation.active_cell_iterators())
-    if (cell->material_id() == 1) cell->set_all_manifold_ids(dealii::numbers::flat_manifold_id);
+    if (cell->material_id() % 2 == 1) cell->set_all_manifold_ids(dealii::numbers::flat_manifold_id);
   for (const auto& cell : triangulation.active_cell_iterators()) {
-    cell->set_material_id(0);
-    for (const auto& face : cell->face_iterators()) {
-      if (!face->at_boundary()) continue;
-      const double z = (face->center() - p.contact_cap_centre) * p.axis;
-      if (z < -1e-9 * R) {
-        face->set_all_manifold_ids(manifold_ids::contact_cap);
-        face->set_boundary_id(boundary_ids::contact_cap);
-      } else if (z > L + 1e-9 * R) {
-        face->set_all_manifold_ids(manifold_ids::far_cap);
-        face->set_boundary_id(boundary_ids::far_cap);
-      } else {
-        face->set_all_manifold_ids(manifold_ids::cylinder);
-        face->set_boundary_id(boundary_ids::cylinder);
-      }
-    }
+    const bool on_target = cell->material_id() >= 2;
+    cell->set_material_id(on_target ? body_ids::target : body_ids::body);
+    for (const auto& face : cell->face_iterators())
+      if (face->at_boundary()) set_surface_ids(on_target ? *target : p, face, on_target);
   }
   triangulation.set_manifold(manifold_ids::contact_cap,
                              dealii::SphericalManifold<3>(p.contact_cap_centre));
   triangulation.set_manifold(manifold_ids::far_cap, dealii::SphericalManifold<3>(p.far_cap_centre));
-  if (layers > 0)
+  if (p.length > 0)
     triangulation.set_manifold(manifold_ids::cylinder,
                                dealii::CylindricalManifold<3>(p.axis, p.contact_cap_centre));
+  if (target) {
+    triangulation.set_manifold(manifold_ids::target_contact_cap,
+                               dealii::SphericalManifold<3>(target->contact_cap_centre));
+    triangulation.set_manifold(manifold_ids::target_far_cap,
+                               dealii::SphericalManifold<3>(target->far_cap_centre));
+  }
   dealii::TransfiniteInterpolationManifold<3> transfinite;
   transfinite.initialize(triangulation);
   triangulation.set_manifold(manifold_ids::interior, transfinite);
@@ -316,7 +380,8 @@ double snap_contact_vertex(const Placement& p, double support_radius,
   for (const auto& cell : triangulation.active_cell_iterators()) {
     if (cell->is_artificial()) continue;
     for (const auto& face : cell->face_iterators()) {
-      if (!face->at_boundary() || face->boundary_id() != boundary_ids::contact_cap) continue;
+      if (!face->at_boundary() || face->boundary_id() != boundary_ids::contact_cap)
+        continue;  // the body's
       for (const unsigned v : face->vertex_indices()) {
         const double r = face->vertex(v).distance(p.contact_point);
         if (r < best) best = r, nearest = face->vertex(v);
@@ -345,6 +410,7 @@ double snap_contact_vertex(const Placement& p, double support_radius,
   if (k_norm > 0) k /= k_norm;
   std::vector<bool> done(triangulation.n_vertices(), false);
   for (const auto& cell : triangulation.active_cell_iterators()) {
+    if (cell->material_id() != body_ids::body) continue;  // a target body stays where it is
     for (const unsigned v : cell->vertex_indices()) {
       const unsigned index = cell->vertex_index(v);
       if (done[index]) continue;
@@ -369,6 +435,7 @@ double snap_contact_vertex(const Placement& p, double support_radius,
   // boundary faces keep their exact manifold. Two passes, so that no surface line ends flat.
   if (k_norm > 0) {
     const auto touches = [&](const Triangulation::cell_iterator& cell) {
+      if (cell->material_id() != body_ids::body) return false;
       for (const unsigned v : cell->vertex_indices())
         if (cell->vertex(v).distance(p.contact_point) < support_radius + shift) return true;
       return false;
@@ -410,7 +477,7 @@ Mesh build_mesh(const cases::Case& c, const MeshOptions& options, MPI_Comm commu
                                 std::to_string(limit) + " m");
   mesh.triangulation = make_triangulation(communicator);
   Triangulation& tria = *mesh.triangulation;
-  make_coarse_mesh(p, tria);
+  make_coarse_mesh(p, mesh.options.target_body ? &*mesh.options.target_body : nullptr, tria);
   if (mesh.options.global_levels > 0) tria.refine_global(unsigned(mesh.options.global_levels));
   refine_toward_contact(p, mesh.options, tria);
   if (mesh.options.extra_levels > 0) tria.refine_global(unsigned(mesh.options.extra_levels));

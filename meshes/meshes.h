@@ -25,6 +25,7 @@
 #include <iosfwd>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -42,6 +43,9 @@ constexpr dealii::types::manifold_id interior = 1;     // TransfiniteInterpolati
 constexpr dealii::types::manifold_id contact_cap = 2;  // SphericalManifold about the touching cap
 constexpr dealii::types::manifold_id far_cap = 3;      // SphericalManifold about the other cap
 constexpr dealii::types::manifold_id cylinder = 4;     // CylindricalManifold (capsule only)
+// A target body's (MeshOptions::target_body): SphericalManifolds about its own caps' centres.
+constexpr dealii::types::manifold_id target_contact_cap = 11;
+constexpr dealii::types::manifold_id target_far_cap = 12;
 }  // namespace manifold_ids
 // Boundary ids of the body's surface. Cells whose faces are all flat and interior (the inner
 // cubes and the cylinder's core column) carry numbers::flat_manifold_id.
@@ -49,7 +53,15 @@ namespace boundary_ids {
 constexpr dealii::types::boundary_id contact_cap = 1;  // hemisphere (sphere: half) containing P
 constexpr dealii::types::boundary_id far_cap = 2;
 constexpr dealii::types::boundary_id cylinder = 3;
+constexpr dealii::types::boundary_id target_contact_cap = 11;  // a target body's half with P
+constexpr dealii::types::boundary_id target_far_cap = 12;
 }  // namespace boundary_ids
+// Material ids: which body a cell belongs to (inherited by every refinement). A mesh without a
+// target body has the body's cells only.
+namespace body_ids {
+constexpr dealii::types::material_id body = 0;
+constexpr dealii::types::material_id target = 1;  // MeshOptions::target_body
+}  // namespace body_ids
 
 // Where the body sits. Only sphere and capsule are supported (a sphere is a capsule with L = 0).
 struct Placement {
@@ -85,6 +97,10 @@ struct MeshOptions {
   double grading = 1.0;  // further out: diameter <= h_c + grading * (distance - a_max)
   bool snap_contact_vertex = true;
   double cfl = cases::FemOptions{}.cfl;  // factor of the stable time step estimate (fem.cfl)
+  // A second, deformable body that the body strikes (a sphere touching it at P from y < 0), meshed
+  // in the same triangulation with cells of material id body_ids::target and refined toward P by
+  // the same rule; empty: the body alone. The statistics are the body's.
+  std::optional<Placement> target_body;
 };
 MeshOptions mesh_options(const cases::Case& c, int extra_levels);
 
@@ -92,6 +108,13 @@ MeshOptions mesh_options(const cases::Case& c, int extra_levels);
 // Creates the coarse mesh (12 cells for a sphere, 12 + 5 n_layers for a capsule) with manifold
 // and boundary ids and attaches the manifolds. `triangulation` must be empty.
 void make_coarse_mesh(const Placement& placement, Triangulation& triangulation);
+// The same with a target body's coarse cells beside the body's (target may be null); the two
+// bodies share no vertex, P included.
+void make_coarse_mesh(const Placement& placement, const Placement* target,
+                      Triangulation& triangulation);
+// A sphere of radius R touching the body's P from below: its centre at (0, -R, 0), its touching
+// cap's pole at P.
+Placement place_target_sphere(double radius);
 // Distance from P to the ball enclosing the cell's vertices (0 if it contains P), m.
 double distance_to_contact(const Placement& placement, const Triangulation::cell_iterator& cell);
 // Target cell diameter at that distance.

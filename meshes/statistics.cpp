@@ -106,6 +106,14 @@ MeshStatistics compute_statistics(const cases::Case& c, const Placement& placeme
   double edge_min = std::numeric_limits<double>::max(), lowest = edge_min;
   for (const auto& cell : triangulation.active_cell_iterators()) {
     if (!cell->is_locally_owned()) continue;
+    const double h = cell->diameter();
+    h_min = std::min(h_min, h);
+    h_max = std::max(h_max, h);
+    edge_min = std::min(edge_min, cell->minimum_vertex_distance());
+    if (distance_to_contact(placement, cell) <= options.contact_radius)
+      h_contact = std::max(h_contact, h);
+    // The mass distribution is the body's (a target body's cells only size the mesh).
+    if (cell->material_id() != body_ids::body) continue;
     values.reinit(cell);
     for (const unsigned q : values.quadrature_point_indices()) {
       const auto& x = values.quadrature_point(q);
@@ -117,12 +125,6 @@ MeshStatistics compute_statistics(const cases::Case& c, const Placement& placeme
         for (int j = 0; j < 3; ++j) moments[4 + 3 * i + j] += w * r[i] * r[j];
       }
     }
-    const double h = cell->diameter();
-    h_min = std::min(h_min, h);
-    h_max = std::max(h_max, h);
-    edge_min = std::min(edge_min, cell->minimum_vertex_distance());
-    if (distance_to_contact(placement, cell) <= options.contact_radius)
-      h_contact = std::max(h_contact, h);
     for (const unsigned v : cell->vertex_indices()) lowest = std::min(lowest, cell->vertex(v)[1]);
   }
   dealii::Utilities::MPI::sum(dealii::ArrayView<const double>(moments.data(), moments.size()), comm,

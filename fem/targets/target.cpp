@@ -3,6 +3,7 @@
 
 #include <stdexcept>
 
+#include "fem/targets/elastic_sphere.h"
 #include "fem/targets/rigid_plane.h"
 #include "fem/targets/spherical_socket.h"
 
@@ -15,12 +16,13 @@ std::unique_ptr<Target> make_target(const cases::Case& c) {
     case cases::TargetType::spherical_socket:
       cases::require_fem_target(c);  // its contact zone fits on the mesh's touching cap
       return std::make_unique<SphericalSocket>(c.target.radius, c.contact.friction);
-    case cases::TargetType::elastic_halfspace:
     case cases::TargetType::sphere:
+      return std::make_unique<ElasticSphere>(c);
+    case cases::TargetType::elastic_halfspace:
       break;
   }
-  // The lumped and half-space models take the elastic half-space and the free sphere; the FEM
-  // does not (yet): the case names target.type and what the FEM supports.
+  // The lumped and half-space models take the elastic half-space; the FEM does not (yet): the
+  // case names target.type and what the FEM supports.
   cases::require_fem_target(c);
   throw std::logic_error("make_target: a target the FEM supports has no class");
 }

@@ -6,8 +6,9 @@
 //   - what the mesh must refine for it: the contact zone's size (meshes::MeshOptions), and the
 //     contact zone's size under a static load.
 // The solver's time loop (fem/solver.cpp) only calls contact() on every boundary node and gap()
-// for the lowest boundary node's gap, so a new target (a rigid spherical socket, a deformable
-// body) does not touch it.
+// for the lowest boundary node's gap, so a new rigid target (a rigid spherical socket) does not
+// touch it. A deformable target body (deformable()) is meshed with the body and its contact is the
+// solver's two-body contact stage (fem/two_body_contact.h), the same for every such target.
 //
 // Frame (cases/derived.h): x = t, y = n, z = b; the contact point P at the origin, where the body
 // first touches the target; the body's initial velocity and spin are given in this frame.
@@ -18,12 +19,20 @@
 
 #include <Eigen/Dense>
 #include <memory>
+#include <optional>
 
 #include "cases/case.h"
 #include "fem/contact.h"
 #include "meshes/meshes.h"
 
 namespace rebound::fem {
+
+// What the solver needs of a deformable target body (fem/targets/elastic_sphere.h): the two-body
+// contact's friction and how far from P the contact surfaces are tabled.
+struct DeformableTarget {
+  double friction = 0;        // Coulomb coefficient mu between the bodies
+  double surface_radius = 0;  // boundary faces of both bodies within this distance of P, m
+};
 
 class Target {
  public:
@@ -45,6 +54,9 @@ class Target {
   // The mesh the body needs against this target (its contact zone refined), for
   // meshes::build_mesh; extra_levels: uniform refinements of the finished mesh (--level).
   virtual meshes::MeshOptions mesh_options(const cases::Case& c, int extra_levels) const = 0;
+  // A deformable target body, meshed beside the body (mesh_options().target_body) and met through
+  // fem/two_body_contact.h instead of contact(); empty for a rigid target.
+  virtual std::optional<DeformableTarget> deformable() const { return std::nullopt; }
 };
 
 // The case's target (cases::Case::target); throws cases::CaseError naming target.type for a target

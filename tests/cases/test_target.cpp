@@ -370,17 +370,31 @@ TEST(SphereTarget, BadSphereTargetsAreRejectedNamingFileAndKey) {
                   "target.radius", "\"spherical_socket\" or \"sphere\" with it");
 }
 
-// The FEM does not take the free sphere: the FEM commands refuse it naming target.type.
-TEST(SphereTarget, FemRefusesTheSphereTarget) {
-  const Case c = parse_case(two_steel_spheres(), "two.json");
-  const std::string problem = fem_target_problem(c);
-  EXPECT_NE(problem.find("is \"sphere\""), std::string::npos) << problem;
-  try {
-    require_fem_target(c);
-    ADD_FAILURE() << "accepted";
-  } catch (const CaseError& error) {
-    EXPECT_EQ(error.key(), "target.type");
-    const std::string message = error.what();
-    EXPECT_NE(message.find("two.json: target.type is \"sphere\""), std::string::npos) << message;
-  }
+// The FEM takes the target sphere struck by an elastic sphere of the same material (one FE
+// operator meshes both); another material or body shape is refused naming what to change.
+TEST(SphereTarget, FemTakesTheSameMaterialSphereOnly) {
+  EXPECT_EQ(fem_target_problem(parse_case(two_steel_spheres(), "two.json")), "");
+  const auto refused = [](json document, const std::string& key, const std::string& fragment) {
+    const Case c = parse_case(document, "two.json");
+    EXPECT_NE(fem_target_problem(c).find(fragment), std::string::npos) << fem_target_problem(c);
+    try {
+      require_fem_target(c);
+      ADD_FAILURE() << "accepted: " << document.dump();
+    } catch (const CaseError& error) {
+      EXPECT_EQ(error.key(), key);
+      const std::string message = error.what();
+      EXPECT_NE(message.find("two.json: " + key), std::string::npos) << message;
+    }
+  };
+  json glass = two_steel_spheres();
+  glass["target"]["material"] = {
+      {"young_modulus", 70e9}, {"poisson_ratio", 0.22}, {"density", 2500}};
+  refused(glass, "target.material", "expected the body's young_modulus");
+  json lighter = two_steel_spheres();
+  lighter["target"]["material"]["density"] = 7800;
+  refused(lighter, "target.material", "differs from the body's material");
+  json capsule = two_steel_spheres();
+  capsule["body"] = {{"shape", "capsule"}, {"radius", 0.005}, {"length", 0.01}};
+  capsule["impact"]["theta"] = 0.0;
+  refused(capsule, "body.shape", "expected body.shape \"sphere\"");
 }

@@ -27,6 +27,7 @@
 #include "lumped/solve.h"
 #include "lumped/summary.h"
 #include "tests/fem/fem_cases.h"
+#include "tests/fem/summary_difference.h"
 
 namespace fs = std::filesystem;
 using rebound::cases::Case;
@@ -557,24 +558,6 @@ Case coarse_sphere_psi2() {
   return rebound::test::coarse("sphere-lai-psi2");
 }
 
-// The worst relative difference of the summary scalars of two runs, and its key; a scalar null in
-// one run and not in the other fails the calling test.
-std::pair<double, std::string> worst_summary_difference(const rebound::fem::RunResult& parallel,
-                                                        const rebound::fem::RunResult& serial) {
-  double worst = 0;
-  std::string worst_key;
-  for (const auto& key : rebound::observables::summary_scalar_keys()) {
-    const auto& a = parallel.summary[key];
-    const auto& b = serial.summary[key];
-    EXPECT_EQ(a.is_null(), b.is_null()) << key;
-    if (a.is_null() || b.is_null()) continue;
-    const double x = a, y = b;
-    const double error = std::abs(x - y) / std::max(std::abs(y), 1e-300);
-    if (error > worst) worst = error, worst_key = key;
-  }
-  return {worst, worst_key};
-}
-
 TEST(FemMpi, PartitionedRunEqualsSerial) {
   if (dealii::Utilities::MPI::n_mpi_processes(MPI_COMM_WORLD) < 2)
     GTEST_SKIP() << "run under mpirun -np 2 (CTest: fem.mpi2_equals_serial)";
@@ -585,7 +568,7 @@ TEST(FemMpi, PartitionedRunEqualsSerial) {
   const auto serial = rebound::fem::run(c, options, MPI_COMM_SELF);
   ASSERT_EQ(parallel.info.time_step, serial.info.time_step);
   ASSERT_EQ(parallel.final.step, serial.final.step);
-  const auto [worst, worst_key] = worst_summary_difference(parallel, serial);
+  const auto [worst, worst_key] = rebound::test::worst_summary_difference(parallel, serial);
   if (dealii::Utilities::MPI::this_mpi_process(MPI_COMM_WORLD) == 0)
     std::printf("2 ranks vs serial: worst relative difference %.3e (%s)\n", worst,
                 worst_key.c_str());
@@ -607,7 +590,7 @@ TEST(FemMpi, SocketRunEqualsSerial) {
   const auto serial = rebound::fem::run(c, options, MPI_COMM_SELF);
   ASSERT_EQ(parallel.status, "completed") << parallel.message;
   ASSERT_EQ(parallel.final.step, serial.final.step);
-  const auto [worst, worst_key] = worst_summary_difference(parallel, serial);
+  const auto [worst, worst_key] = rebound::test::worst_summary_difference(parallel, serial);
   if (dealii::Utilities::MPI::this_mpi_process(MPI_COMM_WORLD) == 0)
     std::printf("socket, 2 ranks vs serial: worst relative difference %.3e (%s)\n", worst,
                 worst_key.c_str());

@@ -1,0 +1,316 @@
+// The two-body kinematic contact (fem/two_body_contact.h). The facets near a node are found with
+// Boost.Geometry's R-tree (packed from the facets' bounding boxes at t_n once per step).
+#include "fem/two_body_contact.h"
+
+#include <algorithm>
+#include <boost/container/small_vector.hpp>
+#include <boost/geometry.hpp>
+#include <boost/geometry/index/rtree.hpp>
+#include <cmath>
+#include <iterator>
+#include <limits>
+
+namespace rebound::fem {
+namespace {
+
+namespace bg = boost::geometry;
+namespace bgi = boost::geometry::index;
+using BoxPoint = bg::model::point<double, 3, bg::cs::cartesian>;
+using Box = bg::model::box<BoxPoint>;
+using Entry = std::pair<Box, int>;  // a facet's box and its index
+
+// The bilinear shape functions at (xi, eta), corners in the order (0,0), (1,0), (0,1), (1,1).
+std::array<double, 4> shape(double xi, double eta) {
+  return {{(1 - xi) * (1 - eta), xi * (1 - eta), (1 - xi) * eta, xi * eta}};
+}
+
+// The share of a node's penetration at t_n that one step removes (see the gap it aims at).
+constexpr double kPenetrationRecovery = 0.1;
+
+// How far from a facet (a share of its size) a node is a candidate to meet it. A node's nearest
+// facet point lies within this of the facet's box when the node is within it of the surface;
+// nodes farther away cannot reach the surface within a step. A quarter of the facet keeps the
+// candidates to the facets under the node and its neighbours' (a margin of the whole facet gave
+// about nine per node, the projection then most of the contact's time: docs/PERFORMANCE.md).
+constexpr double kCandidateMargin = 0.25;
+
+// One slave node's state over a step: the accumulated normal and tangential impulses.
+struct Slave {
+  double normal = 0;                                     // J_n >= 0
+  Eigen::Vector3d tangential = Eigen::Vector3d::Zero();  // J_t, |J_t| <= mu J_n
+};
+
+}  // namespace
+
+Eigen::Vector2d closest_point_on_bilinear(const std::array<Eigen::Vector3d, 4>& x,
+                                          const Eigen::Vector3d& s) {
+  // x(xi, eta) = a + b xi + c eta + d xi eta
+  const Eigen::Vector3d a = x[0], b = x[1] - x[0], c = x[2] - x[0], d = x[3] - x[1] - x[2] + x[0];
+  Eigen::Vector2d q(0.5, 0.5);
+  for (int k = 0; k < 20; ++k) {
+    const Eigen::Vector3d r = a + b * q[0] + c * q[1] + d * q[0] * q[1] - s;
+    const Eigen::Vector3d t0 = b + d * q[1], t1 = c + d * q[0];
+    const Eigen::Vector2d gradient(r.dot(t0), r.dot(t1));
+    Eigen::Matrix2d hessian;
+    hessian << t0.dot(t0), t0.dot(t1) + r.dot(d), t0.dot(t1) + r.dot(d), t1.dot(t1);
+    Eigen::Vector2d step = hessian.ldlt().solve(gradient);
+    if (!step.allFinite()) break;
+    const Eigen::Vector2d next = (q - step).cwiseMax(0.0).cwiseMin(1.0);
+    const double moved = (next - q).cwiseAbs().maxCoeff();
+    q = next;
+    if (moved < 1e-12) break;
+  }
+  return q;
+}
+
+namespace {
+
+using Tree = bgi::rtree<Entry, bgi::quadratic<16>>;
+// (node, coefficient c_k): four corners, a hanging one through up to four masters (no allocation
+// up to 16 terms: one per contact node and step otherwise).
+using Combination = boost::container::small_vector<std::pair<int, double>, 16>;
+
+Eigen::Vector3d position(const SurfaceNode& node) {
+  return node.X + node.u;
+}
+
+Eigen::Vector3d corner_position(const std::vector<SurfaceNode>& nodes, const Facet& f, int c) {
+  Eigen::Vector3d x = Eigen::Vector3d::Zero();
+  for (const auto& [k, w] : f.corner[c]) x += w * position(nodes[k]);
+  return x;
+}
+
+// The facets of each body met (needed) in an R-tree of their boxes at t_n, grown by
+// kCandidateMargin of the facet's size: the largest distance a node may be from a facet and still
+// touch it this step. A step moves a node by far less (two_body_contact checks it:
+// TwoBodyContactResult::travel), and a node deeper than the margin is on the far side, not in
+// contact.
+std::array<Tree, 2> facet_trees(const std::vector<SurfaceNode>& nodes,
+                                const std::vector<Facet>& facets, const std::array<bool, 2>& needed,
+                                double& margin) {
+  margin = std::numeric_limits<double>::max();
+  std::array<std::vector<Entry>, 2> entries;
+  for (int i = 0; i < int(facets.size()); ++i) {
+    if (!needed[facets[i].body]) continue;
+    Eigen::Vector3d lo = Eigen::Vector3d::Constant(std::numeric_limits<double>::max());
+    Eigen::Vector3d hi = -lo;
+    for (int c = 0; c < 4; ++c) {
+      const Eigen::Vector3d x = corner_position(nodes, facets[i], c);
+      lo = lo.cwiseMin(x);
+      hi = hi.cwiseMax(x);
+    }
+    const double grow = kCandidateMargin * (hi - lo).maxCoeff();
+    margin = std::min(margin, grow);
+    lo.array() -= grow;
+    hi.array() += grow;
+    entries[facets[i].body].emplace_back(
+        Box(BoxPoint(lo[0], lo[1], lo[2]), BoxPoint(hi[0], hi[1], hi[2])), i);
+  }
+  return {{Tree(entries[0].begin(), entries[0].end()), Tree(entries[1].begin(), entries[1].end())}};
+}
+
+// The nodal normals of the surfaces met (needed) at t_n: the area-weighted facet normals at each
+// node (a hanging corner's carried onto its masters), normalised. The contact normal at a facet
+// point is their interpolation, continuous across the facets' edges, so that a node passing from
+// one facet to the next is not kicked by the jump of the facet normals (and at P of two
+// mirror-image meshes it is the line of centres).
+std::vector<Eigen::Vector3d> nodal_normals(const std::vector<SurfaceNode>& nodes,
+                                           const std::vector<Facet>& facets,
+                                           const std::array<bool, 2>& needed) {
+  std::vector<Eigen::Vector3d> normal(nodes.size(), Eigen::Vector3d::Zero());
+  for (const Facet& f : facets) {
+    if (!needed[f.body]) continue;
+    std::array<Eigen::Vector3d, 4> x;
+    for (int c = 0; c < 4; ++c) x[c] = corner_position(nodes, f, c);
+    const std::array<Eigen::Vector3d, 4> corner_normal = {
+        {(x[1] - x[0]).cross(x[2] - x[0]), (x[1] - x[0]).cross(x[3] - x[1]),
+         (x[3] - x[2]).cross(x[2] - x[0]), (x[3] - x[2]).cross(x[3] - x[1])}};
+    for (int c = 0; c < 4; ++c)
+      for (const auto& [k, w] : f.corner[c]) normal[k] += w * corner_normal[c];
+  }
+  for (Eigen::Vector3d& n : normal)
+    if (n.squaredNorm() > 0) n.normalize();
+  return normal;
+}
+
+// The facet point as one combination of nodes: sum over corners of N_c times the corner's terms, a
+// node reached through several corners (a hanging corner's masters include the facet's own
+// corners) counted once with the sum of its coefficients, so that the effective mass
+// sum c_k^2 / m_k is that of the point's motion.
+Combination combine(const Facet& f, const std::array<double, 4>& N) {
+  Combination point;
+  for (int c = 0; c < 4; ++c)
+    for (const auto& [k, w] : f.corner[c]) {
+      auto found = std::find_if(point.begin(), point.end(),
+                                [k = k](const std::pair<int, double>& e) { return e.first == k; });
+      if (found == point.end())
+        point.emplace_back(k, N[c] * w);
+      else
+        found->second += N[c] * w;
+    }
+  return point;
+}
+
+// A node's partner over the step: the closest point of the other body's surface at t_n, as a
+// combination of that body's nodes, with the contact normal there and the node's inverse
+// effective mass against it, w = 1/m_s + sum c_k^2 / m_k.
+struct Partner {
+  std::size_t node = 0;  // the node s
+  Combination point;
+  Eigen::Vector3d normal = Eigen::Vector3d::Zero();
+  double size = 0;  // the facet's size
+  double w = 0;
+};
+
+Partner closest_partner(const std::vector<SurfaceNode>& nodes, const std::vector<Facet>& facets,
+                        const std::vector<int>& candidates,
+                        const std::vector<Eigen::Vector3d>& normal, std::size_t s) {
+  const Eigen::Vector3d x = position(nodes[s]);
+  double best = std::numeric_limits<double>::max();
+  int facet = -1;
+  Eigen::Vector2d at;
+  for (const int i : candidates) {
+    std::array<Eigen::Vector3d, 4> corners;
+    for (int c = 0; c < 4; ++c) corners[c] = corner_position(nodes, facets[i], c);
+    // The patch lies in its corners' box: no nearer point than the box's when that is not nearer.
+    Eigen::Vector3d lo = corners[0], hi = corners[0];
+    for (int c = 1; c < 4; ++c) lo = lo.cwiseMin(corners[c]), hi = hi.cwiseMax(corners[c]);
+    if ((x - x.cwiseMax(lo).cwiseMin(hi)).squaredNorm() >= best) continue;
+    const Eigen::Vector2d q = closest_point_on_bilinear(corners, x);
+    const std::array<double, 4> N = shape(q[0], q[1]);
+    Eigen::Vector3d point = Eigen::Vector3d::Zero();
+    for (int c = 0; c < 4; ++c) point += N[c] * corners[c];
+    const double distance = (x - point).squaredNorm();
+    if (distance < best) best = distance, facet = i, at = q;
+  }
+  const Facet& f = facets[facet];
+  std::array<Eigen::Vector3d, 4> corners;
+  for (int c = 0; c < 4; ++c) corners[c] = corner_position(nodes, f, c);
+  Partner partner;
+  partner.node = s;
+  partner.point = combine(f, shape(at[0], at[1]));
+  for (const auto& [k, c] : partner.point) partner.normal += c * normal[k];
+  partner.normal.normalize();
+  const Eigen::Vector3d tangent_xi =
+      (1 - at[1]) * (corners[1] - corners[0]) + at[1] * (corners[3] - corners[2]);
+  const Eigen::Vector3d tangent_eta =
+      (1 - at[0]) * (corners[2] - corners[0]) + at[0] * (corners[3] - corners[1]);
+  partner.size = std::max(tangent_xi.norm(), tangent_eta.norm());
+  partner.w = 1 / nodes[s].mass;
+  for (const auto& [k, c] : partner.point) partner.w += c * c / nodes[k].mass;
+  return partner;
+}
+
+// The step's partners of the nodes the passes press (body 0's; both bodies' in the symmetric
+// form): found once, at t_n, and fixed over the step's sweeps. A node with no facet of the other
+// body near it has none: the list holds the nodes that have one, in the table's order.
+std::vector<Partner> partners(const std::vector<SurfaceNode>& nodes,
+                              const std::vector<Facet>& facets, bool symmetric, double& margin) {
+  // The facets met: the target's (body 1's), and in the symmetric form the body's too.
+  const std::array<bool, 2> met = {{symmetric, true}};
+  const std::array<Tree, 2> trees = facet_trees(nodes, facets, met, margin);
+  const std::vector<Eigen::Vector3d> normal = nodal_normals(nodes, facets, met);
+  std::vector<Partner> result;
+  std::vector<Entry> found;
+  std::vector<int> candidates;
+  for (std::size_t s = 0; s < nodes.size(); ++s) {
+    if (nodes[s].body == 1 && !symmetric) continue;
+    const Eigen::Vector3d x = position(nodes[s]);
+    found.clear();
+    trees[1 - nodes[s].body].query(bgi::intersects(BoxPoint(x[0], x[1], x[2])),
+                                   std::back_inserter(found));
+    if (found.empty()) continue;
+    candidates.clear();
+    for (const Entry& e : found) candidates.push_back(e.second);
+    std::sort(candidates.begin(), candidates.end());  // the R-tree's order is not ours
+    result.push_back(closest_partner(nodes, facets, candidates, normal, s));
+  }
+  return result;
+}
+
+}  // namespace
+
+// The step: the partners and normals at t_n, then projected Gauss-Seidel sweeps over the nodes,
+// each closing its linearised gap at t_{n+1},
+//     g = (x~_s - sum_k c_k x~_k) . n,   x~ = x_n + dt v_{n+1/2} (the current velocities),
+// and limiting its tangential impulse to Coulomb's cone.
+TwoBodyContactResult two_body_contact(std::vector<SurfaceNode>& nodes,
+                                      const std::vector<Facet>& facets, double dt,
+                                      const TwoBodyContactOptions& options) {
+  const std::size_t n = nodes.size();
+  TwoBodyContactResult result;
+  result.normal_impulse.assign(n, Eigen::Vector3d::Zero());
+  result.friction_impulse.assign(n, Eigen::Vector3d::Zero());
+  std::vector<Slave> slaves(n);
+  const double mu = options.friction;
+  const std::vector<Partner> partner = partners(nodes, facets, options.symmetric, result.margin);
+  for (const SurfaceNode& node : nodes) result.travel = std::max(result.travel, dt * node.v.norm());
+
+  const auto apply = [&](std::size_t s, const Combination& point, const Eigen::Vector3d& impulse,
+                         std::vector<Eigen::Vector3d>& record) {
+    nodes[s].v += impulse / nodes[s].mass;
+    record[s] += impulse;
+    for (const auto& [k, c] : point) {
+      nodes[k].v -= (c / nodes[k].mass) * impulse;
+      record[k] -= c * impulse;
+    }
+  };
+  const auto relative_velocity = [&](const Partner& p) {
+    Eigen::Vector3d v = nodes[p.node].v;
+    for (const auto& [k, c] : p.point) v -= c * nodes[k].v;
+    return v;
+  };
+
+  for (int sweep = 0; sweep < options.max_sweeps; ++sweep) {
+    double penetration = 0;
+    for (const Partner& p : partner) {
+      const std::size_t s = p.node;
+      Eigen::Vector3d apart = position(nodes[s]);
+      for (const auto& [k, c] : p.point) apart -= c * position(nodes[k]);
+      const double gap_now = apart.dot(p.normal);
+      const double gap = gap_now + dt * relative_velocity(p).dot(p.normal);
+      // The gap the step aims at: zero, or, where the node already penetrates at t_n (the
+      // partners and normals of one step are not the next step's exactly), that penetration less
+      // a tenth of it: pushing a penetration out within one step would give the node |g_n|/dt,
+      // energy the contact would create.
+      const double aim = gap_now < 0 ? (1 - kPenetrationRecovery) * gap_now : 0.0;
+      Slave& slave = slaves[s];
+      if (gap >= aim && slave.normal == 0) continue;       // apart, and not pressed this step
+      if (gap_now < -kCandidateMargin * p.size) continue;  // the far side: not this surface
+      // Normal: close the gap, the accumulated impulse kept >= 0 (a node pulled away is released).
+      const double increment = std::max((aim - gap) / (dt * p.w), -slave.normal);
+      slave.normal += increment;
+      apply(s, p.point, increment * p.normal, result.normal_impulse);
+      penetration = std::max(penetration, aim - gap);
+      // Tangential: stop the relative tangential velocity, within Coulomb's cone mu J_n.
+      const Eigen::Vector3d relative = relative_velocity(p);
+      const Eigen::Vector3d slip = relative - relative.dot(p.normal) * p.normal;
+      Eigen::Vector3d total = slave.tangential - slip / p.w;
+      total -= total.dot(p.normal) * p.normal;
+      const double limit = mu * slave.normal;
+      if (total.norm() > limit) total *= limit / total.norm();
+      const Eigen::Vector3d change = total - slave.tangential;
+      slave.tangential = total;
+      if (change.squaredNorm() > 0) apply(s, p.point, change, result.friction_impulse);
+    }
+    result.sweeps = sweep + 1;
+    result.penetration = penetration;
+    if (penetration <= options.tolerance) break;
+  }
+
+  for (std::size_t i = 0; i < n; ++i) {
+    const SurfaceNode& s = nodes[i];
+    const Eigen::Vector3d mean = 0.5 * (s.v_previous + s.v);
+    result.normal_work += result.normal_impulse[i].dot(mean);
+    result.friction_work -= result.friction_impulse[i].dot(mean);
+    result.impulse[s.body] += result.normal_impulse[i] + result.friction_impulse[i];
+    if (slaves[i].normal > 0) {
+      result.contact_nodes[s.body] += 1;
+      result.contact_area[s.body] += s.area;
+      result.reach = std::max(result.reach, s.X.norm());
+    }
+  }
+  return result;
+}
+
+}  // namespace rebound::fem
