@@ -51,9 +51,9 @@ const std::vector<Entry>& commands() {
 
 void print_help(std::ostream& out) {
   out << "rebound " REBOUND_VERSION
-         " - rebound of solid bodies after impact on a rigid plane or in a rigid\n"
-         "spherical socket (and, for the lumped models, on an elastic half-space or a free\n"
-         "sphere)\n\n"
+         " - rebound of solid bodies after impact on a rigid plane, in a rigid\n"
+         "spherical socket or on a free sphere (and, for the lumped models, on an elastic\n"
+         "half-space)\n\n"
          "Usage: rebound COMMAND [ARGS...]\n"
          "       rebound COMMAND --help\n\n"
          "Commands:\n";

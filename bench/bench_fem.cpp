@@ -34,6 +34,7 @@
 #include <deal.II/base/timer.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -103,6 +104,23 @@ std::unique_ptr<rebound::fem::Solver> started_solver(const rebound::cases::Case&
   return solver;
 }
 
+// The median wall time (the slowest rank's) of `steps` steps of each solver, the solvers taking
+// turns (A B A B ...) `repeats` times, so that a change of load on the machine touches each alike.
+template <std::size_t N>
+std::array<double, N> alternating_medians(
+    const std::array<std::unique_ptr<rebound::fem::Solver>, N>& solvers, int steps, int repeats) {
+  std::array<std::vector<double>, N> walls;
+  for (int r = 0; r < repeats; ++r)
+    for (std::size_t v = 0; v < N; ++v) {
+      dealii::Timer timer(MPI_COMM_WORLD);
+      for (int k = 0; k < steps; ++k) solvers[v]->step();
+      walls[v].push_back(dealii::Utilities::MPI::max(timer.wall_time(), MPI_COMM_WORLD));
+    }
+  std::array<double, N> median;
+  for (std::size_t v = 0; v < N; ++v) median[v] = median_of(walls[v]);
+  return median;
+}
+
 // --targets: the case's target and the rigid plane, each on the mesh of the case's target, taking
 // turns (A B A B ...); DoF-steps/s of each and their ratio.
 void compare_targets(const std::string& file, int level, int steps, int repeats) {
@@ -120,16 +138,9 @@ void compare_targets(const std::string& file, int level, int steps, int repeats)
     rebound::cases::Case plane = c;
     plane.target = rebound::cases::Target{};  // the rigid plane
     const double zone = rebound::fem::mesh_options(c, level).contact_radius;
-    std::unique_ptr<rebound::fem::Solver> solvers[2] = {started_solver(c, level, zone),
-                                                        started_solver(plane, level, zone)};
-    std::vector<double> walls[2];
-    for (int r = 0; r < repeats; ++r)
-      for (int v = 0; v < 2; ++v) {
-        dealii::Timer timer(MPI_COMM_WORLD);
-        for (int k = 0; k < steps; ++k) solvers[v]->step();
-        walls[v].push_back(dealii::Utilities::MPI::max(timer.wall_time(), MPI_COMM_WORLD));
-      }
-    const double wall[2] = {median_of(walls[0]), median_of(walls[1])};
+    const std::array<std::unique_ptr<rebound::fem::Solver>, 2> solvers = {
+        {started_solver(c, level, zone), started_solver(plane, level, zone)}};
+    const std::array<double, 2> wall = alternating_medians(solvers, steps, repeats);
     const char* names[2] = {rebound::cases::to_string(c.target.type), "rigid_plane"};
     for (int v = 0; v < 2; ++v) {
       const auto& info = solvers[v]->info();
@@ -160,25 +171,18 @@ void compare_two_body(const std::string& file, int level, int steps, int repeats
     plane.target = rebound::cases::Target{};  // the rigid plane
     const double zone = rebound::fem::mesh_options(c, level).contact_radius;
     constexpr int kRuns = 3;
-    std::unique_ptr<rebound::fem::Solver> solvers[kRuns] = {
-        started_solver(c, level, zone), started_solver(c, level, zone, 0, false),
-        started_solver(plane, level, zone)};
-    std::vector<double> walls[kRuns];
-    for (int r = 0; r < repeats; ++r)
-      for (int v = 0; v < kRuns; ++v) {
-        dealii::Timer timer(MPI_COMM_WORLD);
-        for (int k = 0; k < steps; ++k) solvers[v]->step();
-        walls[v].push_back(dealii::Utilities::MPI::max(timer.wall_time(), MPI_COMM_WORLD));
-      }
+    const std::array<std::unique_ptr<rebound::fem::Solver>, kRuns> solvers = {
+        {started_solver(c, level, zone), started_solver(c, level, zone, 0, false),
+         started_solver(plane, level, zone)}};
+    const std::array<double, kRuns> wall = alternating_medians(solvers, steps, repeats);
     double rate[kRuns];
-    for (int v = 0; v < kRuns; ++v)
-      rate[v] = double(solvers[v]->info().dofs) * steps / median_of(walls[v]);
+    for (int v = 0; v < kRuns; ++v) rate[v] = double(solvers[v]->info().dofs) * steps / wall[v];
     const char* names[kRuns] = {"two spheres", "two spheres, no contact", "one sphere, plane"};
     for (int v = 0; v < kRuns; ++v) {
       const auto& info = solvers[v]->info();
       if (root)
         std::printf("%3d %-24s %10llu %10llu %12.4g %10.3f %14.4g %13.3fx\n", degree, names[v],
-                    info.dofs, info.cells, info.time_step, median_of(walls[v]), rate[v],
+                    info.dofs, info.cells, info.time_step, wall[v], rate[v],
                     rate[v] / rate[kRuns - 1]);
     }
   }

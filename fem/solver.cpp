@@ -138,6 +138,7 @@ struct ContactSurfaces {
   // this rank's owned table nodes: (table index, the node's three local dofs)
   std::vector<std::pair<int, std::array<unsigned int, 3>>> owned;
   std::vector<int> counts, offsets;  // per rank, doubles of the per-step exchange
+  std::vector<double> mine, all;     // its buffers: this rank's rows, every rank's
   TwoBodyContactOptions options;
   double radius = 0;  // the boundary within this distance of P is tabled, m
 };
@@ -800,14 +801,15 @@ void SolverImpl<p>::setup_contact_surfaces() {
 template <int p>
 StepContact SolverImpl<p>::two_body_contact(double dt) {
   ContactSurfaces& t = surfaces_;
-  std::vector<double> mine;
-  mine.reserve(10 * t.owned.size());
+  std::vector<double>& mine = t.mine;
+  mine.clear();
   for (const auto& [index, dof] : t.owned) {
     mine.push_back(double(index));
     for (const VectorType* v : {&displacement_, &velocity_, &previous_velocity_})
       for (unsigned int d = 0; d < 3; ++d) mine.push_back(v->local_element(dof[d]));
   }
-  std::vector<double> all(t.offsets.back() + t.counts.back());
+  std::vector<double>& all = t.all;
+  all.resize(t.offsets.back() + t.counts.back());
   MPI_Allgatherv(mine.data(), int(mine.size()), MPI_DOUBLE, all.data(), t.counts.data(),
                  t.offsets.data(), MPI_DOUBLE, communicator_);
   for (std::size_t k = 0; k < all.size(); k += 10) {

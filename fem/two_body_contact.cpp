@@ -80,18 +80,17 @@ Eigen::Vector3d corner_position(const std::vector<SurfaceNode>& nodes, const Fac
   return x;
 }
 
-// The facets of each body met (needed) in an R-tree of their boxes at t_n, grown by
+// The target body's facets (body 1's) in an R-tree of their boxes at t_n, grown by
 // kCandidateMargin of the facet's size: the largest distance a node may be from a facet and still
 // touch it this step. A step moves a node by far less (two_body_contact checks it:
 // TwoBodyContactResult::travel), and a node deeper than the margin is on the far side, not in
 // contact.
-std::array<Tree, 2> facet_trees(const std::vector<SurfaceNode>& nodes,
-                                const std::vector<Facet>& facets, const std::array<bool, 2>& needed,
-                                double& margin) {
+Tree target_facet_tree(const std::vector<SurfaceNode>& nodes, const std::vector<Facet>& facets,
+                       double& margin) {
   margin = std::numeric_limits<double>::max();
-  std::array<std::vector<Entry>, 2> entries;
+  std::vector<Entry> entries;
   for (int i = 0; i < int(facets.size()); ++i) {
-    if (!needed[facets[i].body]) continue;
+    if (facets[i].body != 1) continue;
     Eigen::Vector3d lo = Eigen::Vector3d::Constant(std::numeric_limits<double>::max());
     Eigen::Vector3d hi = -lo;
     for (int c = 0; c < 4; ++c) {
@@ -103,23 +102,21 @@ std::array<Tree, 2> facet_trees(const std::vector<SurfaceNode>& nodes,
     margin = std::min(margin, grow);
     lo.array() -= grow;
     hi.array() += grow;
-    entries[facets[i].body].emplace_back(
-        Box(BoxPoint(lo[0], lo[1], lo[2]), BoxPoint(hi[0], hi[1], hi[2])), i);
+    entries.emplace_back(Box(BoxPoint(lo[0], lo[1], lo[2]), BoxPoint(hi[0], hi[1], hi[2])), i);
   }
-  return {{Tree(entries[0].begin(), entries[0].end()), Tree(entries[1].begin(), entries[1].end())}};
+  return Tree(entries.begin(), entries.end());
 }
 
-// The nodal normals of the surfaces met (needed) at t_n: the area-weighted facet normals at each
+// The nodal normals of the target body's surface at t_n: the area-weighted facet normals at each
 // node (a hanging corner's carried onto its masters), normalised. The contact normal at a facet
 // point is their interpolation, continuous across the facets' edges, so that a node passing from
 // one facet to the next is not kicked by the jump of the facet normals (and at P of two
 // mirror-image meshes it is the line of centres).
 std::vector<Eigen::Vector3d> nodal_normals(const std::vector<SurfaceNode>& nodes,
-                                           const std::vector<Facet>& facets,
-                                           const std::array<bool, 2>& needed) {
+                                           const std::vector<Facet>& facets) {
   std::vector<Eigen::Vector3d> normal(nodes.size(), Eigen::Vector3d::Zero());
   for (const Facet& f : facets) {
-    if (!needed[f.body]) continue;
+    if (f.body != 1) continue;
     std::array<Eigen::Vector3d, 4> x;
     for (int c = 0; c < 4; ++c) x[c] = corner_position(nodes, f, c);
     const std::array<Eigen::Vector3d, 4> corner_normal = {
@@ -151,7 +148,7 @@ Combination combine(const Facet& f, const std::array<double, 4>& N) {
   return point;
 }
 
-// A node's partner over the step: the closest point of the other body's surface at t_n, as a
+// A node's partner over the step: the closest point of the target body's surface at t_n, as a
 // combination of that body's nodes, with the contact normal there and the node's inverse
 // effective mass against it, w = 1/m_s + sum c_k^2 / m_k.
 struct Partner {
@@ -201,24 +198,21 @@ Partner closest_partner(const std::vector<SurfaceNode>& nodes, const std::vector
   return partner;
 }
 
-// The step's partners of the nodes the passes press (body 0's; both bodies' in the symmetric
-// form): found once, at t_n, and fixed over the step's sweeps. A node with no facet of the other
-// body near it has none: the list holds the nodes that have one, in the table's order.
+// The step's partners of the body's nodes (body 0's): found once, at t_n, and fixed over the
+// step's sweeps. A node with no facet of the target near it has none: the list holds the nodes
+// that have one, in the table's order.
 std::vector<Partner> partners(const std::vector<SurfaceNode>& nodes,
-                              const std::vector<Facet>& facets, bool symmetric, double& margin) {
-  // The facets met: the target's (body 1's), and in the symmetric form the body's too.
-  const std::array<bool, 2> met = {{symmetric, true}};
-  const std::array<Tree, 2> trees = facet_trees(nodes, facets, met, margin);
-  const std::vector<Eigen::Vector3d> normal = nodal_normals(nodes, facets, met);
+                              const std::vector<Facet>& facets, double& margin) {
+  const Tree tree = target_facet_tree(nodes, facets, margin);
+  const std::vector<Eigen::Vector3d> normal = nodal_normals(nodes, facets);
   std::vector<Partner> result;
   std::vector<Entry> found;
   std::vector<int> candidates;
   for (std::size_t s = 0; s < nodes.size(); ++s) {
-    if (nodes[s].body == 1 && !symmetric) continue;
+    if (nodes[s].body == 1) continue;
     const Eigen::Vector3d x = position(nodes[s]);
     found.clear();
-    trees[1 - nodes[s].body].query(bgi::intersects(BoxPoint(x[0], x[1], x[2])),
-                                   std::back_inserter(found));
+    tree.query(bgi::intersects(BoxPoint(x[0], x[1], x[2])), std::back_inserter(found));
     if (found.empty()) continue;
     candidates.clear();
     for (const Entry& e : found) candidates.push_back(e.second);
@@ -243,7 +237,7 @@ TwoBodyContactResult two_body_contact(std::vector<SurfaceNode>& nodes,
   result.friction_impulse.assign(n, Eigen::Vector3d::Zero());
   std::vector<Slave> slaves(n);
   const double mu = options.friction;
-  const std::vector<Partner> partner = partners(nodes, facets, options.symmetric, result.margin);
+  const std::vector<Partner> partner = partners(nodes, facets, result.margin);
   for (const SurfaceNode& node : nodes) result.travel = std::max(result.travel, dt * node.v.norm());
 
   const auto apply = [&](std::size_t s, const Combination& point, const Eigen::Vector3d& impulse,

@@ -1,14 +1,14 @@
 // The contact between two deformable bodies over one explicit step: a kinematic node-to-facet
-// contact with Coulomb friction on the half-step velocities, applied symmetrically (each body's
-// nodes against the other's facets), the impulses shared between a node and the facet point it
-// meets in proportion to the facet's interpolation weights. No deal.II: it acts on a replicated
-// table of the contact surfaces' nodes (fem/solver.cpp fills it on every rank), so it can be tested
-// on its own (tests/fem/test_two_body_contact.cpp).
+// contact with Coulomb friction on the half-step velocities, in one pass (the body's nodes, body 0,
+// against the target body's facets, body 1), the impulses shared between a node and the facet
+// point it meets in proportion to the facet's interpolation weights. No deal.II: it acts on a
+// replicated table of the contact surfaces' nodes (fem/solver.cpp fills it on every rank), so it
+// can be tested on its own (tests/fem/test_two_body.cpp).
 //
 // The method (Taylor & Flanagan 1989, PRONTO-3D; Carpenter, Taylor & Katona 1991, the forward
-// increment Lagrange multipliers; Heinstein, Mello, Attaway & Laursen 2000, the symmetric two-pass
-// form; Belytschko, Liu & Moran, Nonlinear Finite Elements, sec. 10.4): at t_n every node s of
-// body b finds its closest point on the other body's surface, a point f = sum_k c_k x_k of a
+// increment Lagrange multipliers; Heinstein, Mello, Attaway & Laursen 2000; Belytschko, Liu &
+// Moran, Nonlinear Finite Elements, sec. 10.4): at t_n every node s of the body finds its closest
+// point on the target body's surface, a point f = sum_k c_k x_k of a
 // bilinear facet (c_k the facet's shape functions at the projection, carried through hanging-node
 // constraints onto their masters), and the contact normal n there (the interpolated nodal normals,
 // pointing out of the facet's body). The c_k and n are then fixed for the step: the constraint is
@@ -23,7 +23,7 @@
 // `tolerance`: one sweep for node-to-node contact (matching meshes), a few for non-matching ones.
 // Fixing the geometry at t_n matters: the same contact with c_k and n taken at the predicted
 // x~ (a projection, not a linear constraint) grows energy exponentially in frictionless sliding
-// (docs/FEM.md, "Two deformable bodies").
+// (docs/FEM.md, "Two elastic spheres").
 // The works are those of the leapfrog energy balance, J . (v_{n-1/2} + v_{n+1/2}) / 2 per node, as
 // for the rigid targets (fem/contact.h).
 #pragma once
@@ -58,9 +58,6 @@ struct TwoBodyContactOptions {
   double friction = 0;   // Coulomb coefficient mu between the two bodies
   double tolerance = 0;  // stop when no predicted penetration exceeds this, m
   int max_sweeps = 50;   // ... or after this many Gauss-Seidel sweeps
-  // false: one pass, the body's nodes against the target's facets (exact node-to-node contact on
-  // mirror-image meshes); true: both passes (the symmetric form).
-  bool symmetric = false;
 };
 
 struct TwoBodyContactResult {
