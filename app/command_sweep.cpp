@@ -81,8 +81,8 @@ With --fem K (0 <= K <= COUNT) the FEM (as `rebound fem`, also under mpirun) the
 runs at K of the points, evenly spread (first and last included; K = 1: the middle
 point), once whatever --models says (the FEM has no lumped model; each finished
 run's line shows the first model's Psi2 beside it), one after the other with a
-line per finished run and an ETA (a case with an elastic target is refused: the
-FEM models the rigid plane and socket only):
+line per finished run and an ETA (a case the FEM does not take is refused up
+front, naming the key: `rebound check` says which models take it):
   --level L          extra uniform refinements of the FEM mesh (default 0)
   --frames N         VTK frames per FEM run (default 0)
   --reference FILE   CSV with columns psi1,psi2 (header row): reference points for

@@ -53,15 +53,15 @@ struct Material {
   MaterialModel model = MaterialModel::elastic;  // last: {E, nu, rho[, Y]} initialisations stay
 };
 
-// What the body strikes: a rigid plane (the default), an elastic half-space (the lumped and
-// half-space models only), a rigid spherical socket around a sphere (fem_target_problem() says
-// what the FEM takes) or a second free solid sphere (every model; the FEM takes the body's material
-// only). The half-space is infinitely massive: only its elastic constants enter, through
-// cases::contact_pair() (cases/derived.h); its density is optional and informative. The socket
-// (radius R1 > the ball's body.radius R2) is fixed and rigid: the pair's E* is the ball's; its
-// geometry is cases::socket_geometry() (cases/socket.h; docs/THEORY.md §7). The sphere (radius
-// R2 = radius, material E, nu and a required density) is at rest before the impact with its
-// centre at (0, -R2, 0): the pair is one equivalent body on a rigid plane (cases::derive;
+// What the body strikes: a rigid plane (the default), an elastic half-space (every model; the FEM
+// meshes it as a block, fem.block_size), a rigid spherical socket around a sphere
+// (fem_target_problem() says what the FEM takes) or a second free solid sphere (every model; the
+// FEM takes an elastic sphere as the body). The half-space is infinitely massive: only its elastic
+// constants enter, through cases::contact_pair() (cases/derived.h); its density is optional and
+// informative. The socket (radius R1 > the ball's body.radius R2) is fixed and rigid: the pair's E*
+// is the ball's; its geometry is cases::socket_geometry() (cases/socket.h; docs/THEORY.md §7). The
+// sphere (radius R2 = radius, material E, nu and a required density) is at rest before the impact
+// with its centre at (0, -R2, 0): the pair is one equivalent body on a rigid plane (cases::derive;
 // Johnson 1985 ch. 11, Stronge 2000; docs/THEORY.md §2), and the target's own rebound follows
 // from the impulse (lumped/summary.h).
 enum class TargetType { rigid_plane, elastic_halfspace, spherical_socket, sphere };
@@ -163,6 +163,10 @@ struct FemOptions {
   double cfl = 0.9;
   std::optional<double> end_time;  // s
   int frames = 50;
+  // target.type "elastic_halfspace": the half-width and depth of the block the FEM meshes for the
+  // half-space, m; empty: the default of fem/targets/elastic_halfspace.h (no reflection from its
+  // faces returns to the contact within the Hertz contact duration).
+  std::optional<double> block_size;
 };
 
 struct Case {
@@ -225,13 +229,13 @@ Case parse_case(const nlohmann::json& document, const std::string& source);
 // Why the FEM cannot run the case, the value and what the FEM supports; empty when it can. The
 // FEM models the rigid plane, the rigid spherical socket (whose conformal contact zone,
 // cases::socket_overlap_radius, must not exceed cases::socket_fem_contact_radius_limit) and a
-// target sphere struck by an elastic sphere of the same material; not the elastic half-space. The
-// FEM commands (fem, pair, refine, sweep --fem, mesh) refuse such a case up front with
-// require_fem_target().
+// target sphere or an elastic half-space (a block, which needs target.material.density), each of
+// its own elastic material, struck by an elastic sphere. The FEM commands (fem, pair, refine,
+// sweep --fem, mesh) refuse another case up front with require_fem_target().
 std::string fem_target_problem(const Case& c);
 // Throws CaseError(c.source, KEY, fem_target_problem(c)) when that is not empty: KEY names what to
-// change (target.radius for a socket; body.shape, material.model or target.material for a target
-// sphere; target.type otherwise).
+// change (target.radius for a socket; body.shape, material.model or target.material.density for
+// a target sphere or half-space).
 void require_fem_target(const Case& c);
 
 // Approach velocity of P in (t, n): (v_t, v_n) with v_n < 0.

@@ -762,7 +762,7 @@ void read_lumped(const ObjectReader& top, Problems& problems, LumpedOptions& o) 
 void read_fem(const ObjectReader& top, Problems& problems, FemOptions& o) {
   const ObjectReader fem(
       top.at("fem"), "fem", problems,
-      {"degree", "refinement", "contact_resolution", "cfl", "end_time", "frames"});
+      {"degree", "refinement", "contact_resolution", "cfl", "end_time", "frames", "block_size"});
   problems.step([&] { o.degree = fem.integer("degree", o.degree, 1, 2); });
   problems.step([&] { o.refinement = fem.integer("refinement", o.refinement, 0, 8); });
   problems.step([&] {
@@ -788,6 +788,13 @@ void read_fem(const ObjectReader& top, Problems& problems, FemOptions& o) {
     }
   });
   problems.step([&] { o.frames = fem.integer("frames", o.frames, 1, 100000); });
+  problems.step([&] {
+    if (auto b = fem.optional_number("block_size")) {
+      fem.require("block_size", *b, *b > 0 && std::isfinite(*b),
+                  "the half-width and depth > 0 m of the block meshed for an elastic half-space");
+      o.block_size = *b;
+    }
+  });
 }
 
 // A value of `key` as the user wrote it (degrees for a _deg key).
@@ -1129,6 +1136,11 @@ void read_document(const json& document, Problems& problems, Case& result) {
 
   if (target_ok && result.target.socket())
     problems.step([&] { check_socket(result, body_ok, spelling, problems); });
+  if (target_ok && result.fem.block_size && result.target.type != TargetType::elastic_halfspace)
+    problems.add("fem.block_size",
+                 std::string("is given for target.type \"") + to_string(result.target.type) +
+                     "\", which the FEM does not mesh as a block: expected target.type "
+                     "\"elastic_halfspace\" with it, or no fem.block_size");
   if (target_ok && top.has("lumped")) problems.step([&] { check_target_law(result, problems); });
   // A law that needs material.yield_stress (thornton).
   if (material_ok && top.has("lumped") && !yield_stress_given) {
@@ -1276,36 +1288,24 @@ std::pair<std::string, std::string> fem_target_issue(const Case& c) {
                 "a looser socket or a slower impact for the FEM (rebound fem, pair, refine, sweep "
                 "--fem, mesh; the lumped and half-space models take this socket)"};
   }
-  if (c.target.moves()) {
-    // Both spheres are meshed with one elastic operator (fem/targets/elastic_sphere.h).
-    const std::string others = " (the lumped and half-space models take any body and materials)";
-    if (c.body.shape != Shape::sphere)
-      return {"body.shape", std::string("is \"") + to_string(c.body.shape) +
-                                "\"; the FEM strikes a target sphere with a sphere only: expected "
-                                "body.shape \"sphere\"" +
-                                others};
-    if (c.material.model != MaterialModel::elastic)
-      return {"material.model", std::string("is \"") + to_string(c.material.model) +
-                                    "\"; the FEM's two-sphere impact takes elastic spheres: "
-                                    "expected \"elastic\"" +
-                                    others};
-    const auto same = [](double a, double b) { return std::abs(a - b) <= 1e-12 * std::abs(b); };
-    if (!same(c.target.young_modulus, c.material.young_modulus) ||
-        !same(c.target.poisson_ratio, c.material.poisson_ratio) ||
-        !same(*c.target.density, c.material.density))
-      return {"target.material",
-              "differs from the body's material; the FEM meshes both spheres with one material: "
-              "expected the body's young_modulus, poisson_ratio and density" +
-                  others};
-    return {"", ""};
-  }
-  return {
-      "target.type",
-      std::string("is \"") + to_string(c.target.type) +
-          "\"; the FEM (rebound fem, pair, refine, sweep --fem, mesh) models the body on a "
-          "rigid plane, in a rigid spherical socket or against a second sphere: expected "
-          "target.type \"rigid_plane\", \"spherical_socket\" or \"sphere\" (the lumped and "
-          "half-space models take the elastic half-space: rebound lumped, sweep without --fem)"};
+  // A target sphere, or a half-space meshed as a block, of its own elastic material
+  // (fem/targets/elastic_sphere.h, fem/targets/elastic_halfspace.h), struck by an elastic sphere.
+  const bool sphere = c.target.moves();
+  const std::string what = sphere ? "a target sphere" : "an elastic half-space";
+  const std::string others = " (the lumped and half-space models take any body)";
+  if (c.body.shape != Shape::sphere)
+    return {"body.shape", std::string("is \"") + to_string(c.body.shape) + "\"; the FEM strikes " +
+                              what + " with a sphere only: expected body.shape \"sphere\"" +
+                              others};
+  if (c.material.model != MaterialModel::elastic)
+    return {"material.model", std::string("is \"") + to_string(c.material.model) +
+                                  "\"; the FEM strikes " + what +
+                                  " with an elastic sphere only: expected \"elastic\"" + others};
+  if (!c.target.density)
+    return {"target.material.density",
+            "is missing; the FEM meshes the elastic half-space as a block, whose mass it needs: "
+            "expected the half-space's density rho > 0 (kg/m^3)"};
+  return {"", ""};
 }
 
 }  // namespace

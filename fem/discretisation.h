@@ -13,6 +13,8 @@
 #include <deal.II/lac/vector.h>
 #include <deal.II/lac/vector_operation.h>
 
+#include <optional>
+
 namespace rebound::fem {
 
 // Positions of the support points of `fe` under MappingQ(degree) (which follows the manifolds),
@@ -43,12 +45,15 @@ void support_positions(const dealii::MappingQ<3>& mapping, const dealii::FESyste
 // Lumped mass (p = 1: row sum of the consistent mass; p = 2: Gauss-Lobatto collocation) and
 // nodal boundary areas (row sums of the boundary "mass"), both through the constraints (mass is
 // conserved across hanging nodes), into vectors that the caller has sized; returns this process's
-// mass integrated cell by cell (density x volume of its owned cells).
+// mass integrated cell by cell (density x volume of its owned cells). A target body's cells
+// (material id target_id) take target_density when it is given.
 template <class VectorType>
 double assemble_lumped_mass(const dealii::Mapping<3>& mapping, const dealii::FESystem<3>& fe,
                             const dealii::DoFHandler<3>& dof_handler,
                             const dealii::AffineConstraints<double>& constraints, int degree,
-                            double density, VectorType& mass, VectorType& area) {
+                            double body_density, VectorType& mass, VectorType& area,
+                            std::optional<double> target_density = std::nullopt,
+                            dealii::types::material_id target_id = 1) {
   using namespace dealii;
   double quadrature_mass = 0;
   const Quadrature<3> quadrature =
@@ -61,6 +66,8 @@ double assemble_lumped_mass(const dealii::Mapping<3>& mapping, const dealii::FES
   std::vector<types::global_dof_index> indices(n);
   for (const auto& cell : dof_handler.active_cell_iterators()) {
     if (!cell->is_locally_owned()) continue;
+    const double density =
+        target_density && cell->material_id() == target_id ? *target_density : body_density;
     values.reinit(cell);
     cell->get_dof_indices(indices);
     local_mass = 0;

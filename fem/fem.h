@@ -53,12 +53,13 @@ struct Info {
   unsigned int simd_lanes = 1;  // cells per SIMD batch of the internal force
   unsigned long long dofs = 0, cells = 0, nodes = 0, constrained_dofs = 0, boundary_nodes = 0;
   int ranks = 1;
-  double lambda_max = 0;                   // estimate of the largest eigenvalue of M^-1 K, 1/s^2
-  double time_step = 0;                    // s
-  double total_mass_lumped = 0;            // sum of the diagonal mass (one component), kg
-  double total_mass_quadrature = 0;        // the same mass integrated cell by cell, kg
-  double min_nodal_mass = 0;               // over unconstrained nodes, kg
-  double lowest_node = 0;                  // min y of the nodes, m
+  double lambda_max = 0;             // estimate of the largest eigenvalue of M^-1 K, 1/s^2
+  double time_step = 0;              // s
+  double total_mass_lumped = 0;      // sum of the diagonal mass (one component), kg
+  double total_mass_quadrature = 0;  // the same mass integrated cell by cell, kg
+  double min_nodal_mass = 0;         // over unconstrained nodes, kg
+  double lowest_node = 0;            // min y of the nodes, m
+  double block_size = 0;  // a half-space's block (fem/targets/elastic_halfspace.h): L, m; else 0
   double lambda_mesh = 0, theta_mesh = 0;  // THEORY §2 of the FE body (mesh_mass_properties)
   double mesh_seconds = 0, setup_seconds = 0;
   nlohmann::json mesh_statistics;
@@ -76,6 +77,9 @@ struct BodyState {
   Eigen::Vector3d angular_momentum = Eigen::Vector3d::Zero();  // about the origin
   Eigen::Vector3d omega = Eigen::Vector3d::Zero();
   double kinetic_energy = 0, internal_energy = 0, rigid_kinetic_energy = 0;
+  // A free body whose rigid motion enters the relative quantities (the target sphere); false for a
+  // half-space's block, which stands for an immovable target, and for a rigid target.
+  bool moves = false;
 };
 
 // Rigid-body averaging of the current state (THEORY §11; Lai 1999, §6.2) and the contact of the

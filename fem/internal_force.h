@@ -1,4 +1,5 @@
-// The internal force of the FEM, f = K u: for the body's material (fem/materials/material.h)
+// The internal force of the FEM, f = K u: for the body's material (fem/materials/material.h), and a
+// deformable target body's elastic material on its cells (Setup::target_material)
 //   f_i = sum over cells of the integral of sigma(eps(u)) : eps(phi_i),  eps = (grad u + grad u^T)
 //   / 2,
 // evaluated matrix-free (deal.II's MatrixFree and FEEvaluation: sum factorisation on
@@ -25,6 +26,7 @@
 #include <deal.II/lac/la_parallel_vector.h>
 
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "fem/materials/material.h"
@@ -40,6 +42,11 @@ class InternalForce {
     const dealii::AffineConstraints<double>& constraints;
     int degree;  // 1 or 2
     materials::Material material;
+    // A deformable target body's own elastic material, on the cells of material id
+    // target_material_id (the matrix-free batches are then split by body, so each batch holds one
+    // material); empty: every cell is the body's. The body's material must then be elastic.
+    std::optional<materials::LinearElastic> target_material = std::nullopt;
+    dealii::types::material_id target_material_id = 1;
   };
 
   // What a material with state (fem/materials/elastic_plastic.h, viscoelastic.h) has done, on

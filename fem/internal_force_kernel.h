@@ -19,6 +19,7 @@
 #include <algorithm>
 #include <cmath>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <tuple>
 #include <type_traits>
@@ -38,8 +39,33 @@ class MatrixFreeInternalForce final : public InternalForce {
     typename MatrixFree::AdditionalData data;
     data.tasks_parallel_scheme = MatrixFree::AdditionalData::none;
     data.mapping_update_flags = dealii::update_gradients | dealii::update_JxW_values;
+    // A target body's material: batches of one body each (category 1 the target's cells).
+    const auto on_target = [&](const auto& cell) {
+      return cell->material_id() == setup.target_material_id;
+    };
+    if (setup.target_material) {
+      if constexpr (stateful)
+        throw std::invalid_argument(
+            "a deformable target's own material needs an elastic body (fem/internal_force.h)");
+      const auto& triangulation = setup.dofs.get_triangulation();
+      data.cell_vectorization_category.assign(triangulation.n_active_cells(), 0);
+      for (const auto& cell : triangulation.active_cell_iterators())
+        if (!cell->is_artificial() && on_target(cell))
+          data.cell_vectorization_category[cell->active_cell_index()] = 1;
+      data.cell_vectorization_categories_strict = true;
+    }
     matrix_free_.reinit(setup.mapping, setup.dofs, setup.constraints, dealii::QGauss<1>(p + 1),
                         data);
+    if (setup.target_material) {
+      target_material_ = setup.target_material;
+      target_batch_.resize(matrix_free_.n_cell_batches());
+      for (unsigned int cell = 0; cell < matrix_free_.n_cell_batches(); ++cell) {
+        target_batch_[cell] = on_target(matrix_free_.get_cell_iterator(cell, 0));
+        for (unsigned int l = 1; l < matrix_free_.n_active_entries_per_cell_batch(cell); ++l)
+          if (on_target(matrix_free_.get_cell_iterator(cell, l)) != bool(target_batch_[cell]))
+            throw std::logic_error("internal force: a cell batch holds both bodies");
+      }
+    }
     reset_state();
   }
 
@@ -164,8 +190,11 @@ class MatrixFreeInternalForce final : public InternalForce {
     phi.reinit(cell);
     phi.read_dof_values(displacement);
     phi.evaluate(dealii::EvaluationFlags::gradients);
+    // (Instantiated for the materials without state only, LinearElastic: the target's is one.)
+    const Material& material =
+        target_batch_.empty() || !target_batch_[cell] ? material_ : *target_material_;
     for (unsigned int q = 0; q < phi.n_q_points; ++q)
-      phi.submit_symmetric_gradient(material_.stress(phi.get_symmetric_gradient(q)), q);
+      phi.submit_symmetric_gradient(material.stress(phi.get_symmetric_gradient(q)), q);
     phi.integrate(dealii::EvaluationFlags::gradients);
     phi.distribute_local_to_global(force);
   }
@@ -338,6 +367,10 @@ class MatrixFreeInternalForce final : public InternalForce {
   }
 
   Material material_;
+  // A deformable target body's elastic material and, per cell batch, whether it is the target's
+  // (empty without one).
+  std::optional<materials::LinearElastic> target_material_;
+  std::vector<unsigned char> target_batch_;
   MatrixFree matrix_free_;
   // Only for a material with state (an empty struct otherwise).
   std::conditional_t<stateful, State, std::tuple<>> state_;

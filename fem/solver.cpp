@@ -23,6 +23,7 @@
 #include <array>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 #include <tuple>
@@ -46,15 +47,19 @@ namespace {
 using namespace dealii;
 using VectorType = LinearAlgebra::distributed::Vector<double>;
 
-// The stress of the body's material and its von Mises equivalent, for the VTK frames. For a
+// The stress of the body's material (a target body's cells: its own) and its von Mises
+// equivalent, for the VTK frames. For a
 // material with state, the stress at an output point is the material's from the mean state
 // tensor of the cell's quadrature points (the plastic strain, or the viscoelastic Maxwell arm's
 // stress; materials::stress).
 class StressPostprocessor : public DataPostprocessor<3> {
  public:
   StressPostprocessor(const materials::Material& material,
-                      const std::vector<SymmetricTensor<2, 3>>& cell_plastic_strain)
-      : material_(material), cell_plastic_strain_(cell_plastic_strain) {}
+                      const std::vector<SymmetricTensor<2, 3>>& cell_plastic_strain,
+                      std::optional<materials::LinearElastic> target_material)
+      : material_(material),
+        cell_plastic_strain_(cell_plastic_strain),
+        target_material_(target_material) {}
   void evaluate_vector_field(const DataPostprocessorInputs::Vector<3>& in,
                              std::vector<Vector<double>>& out) const override {
     const SymmetricTensor<2, 3> plastic_strain =
@@ -64,7 +69,11 @@ class StressPostprocessor : public DataPostprocessor<3> {
     for (unsigned int q = 0; q < in.solution_gradients.size(); ++q) {
       Tensor<2, 3> grad;
       for (unsigned int d = 0; d < 3; ++d) grad[d] = in.solution_gradients[q][d];
-      const Tensor<2, 3> sigma = materials::stress(material_, symmetrize(grad), plastic_strain);
+      const bool on_target =
+          target_material_ && in.template get_cell<3>()->material_id() == meshes::body_ids::target;
+      const Tensor<2, 3> sigma =
+          on_target ? Tensor<2, 3>(target_material_->stress(symmetrize(grad)))
+                    : Tensor<2, 3>(materials::stress(material_, symmetrize(grad), plastic_strain));
       Tensor<2, 3> dev = sigma;
       for (unsigned int d = 0; d < 3; ++d) dev[d][d] -= trace(sigma) / 3;
       for (unsigned int d = 0; d < 3; ++d)
@@ -89,6 +98,7 @@ class StressPostprocessor : public DataPostprocessor<3> {
  private:
   materials::Material material_;
   const std::vector<SymmetricTensor<2, 3>>& cell_plastic_strain_;  // empty: none
+  std::optional<materials::LinearElastic> target_material_;        // a target body's cells
 };
 
 // A deterministic pseudo-random value from a position (the same on any partition).
@@ -287,7 +297,12 @@ void SolverImpl<p>::setup_geometry() {
 // vectors.
 template <int p>
 void SolverImpl<p>::setup_operator() {
-  const InternalForce::Setup setup{*mapping_, dof_handler_, constraints_, p, material_};
+  InternalForce::Setup setup{*mapping_, dof_handler_, constraints_, p, material_};
+  if (deformable_) {
+    setup.target_material = materials::LinearElastic::from_young_poisson(
+        deformable_->young_modulus, deformable_->poisson_ratio);
+    setup.target_material_id = meshes::body_ids::target;
+  }
   internal_force_ = make_internal_force(setup, options_.simd_lanes);
   for (VectorType* v : {&displacement_, &velocity_, &previous_velocity_, &force_, &contact_force_})
     internal_force_->initialize_dof_vector(*v);
@@ -301,8 +316,11 @@ void SolverImpl<p>::assemble_lumped_mass() {
   VectorType& area = nodal_area_;
   internal_force_->initialize_dof_vector(mass);
   internal_force_->initialize_dof_vector(area);
-  quadrature_mass_ = fem::assemble_lumped_mass(*mapping_, fe_, dof_handler_, constraints_, p,
-                                               density_, mass, area);
+  std::optional<double> target_density;
+  if (deformable_) target_density = deformable_->density;
+  quadrature_mass_ =
+      fem::assemble_lumped_mass(*mapping_, fe_, dof_handler_, constraints_, p, density_, mass, area,
+                                target_density, meshes::body_ids::target);
 }
 
 // nodes_, boundary_, contact_node_ (P's node on its owner, -1 elsewhere).
@@ -397,6 +415,7 @@ void SolverImpl<p>::fill_info() {
   info_.min_nodal_mass = Utilities::MPI::min(min_mass, communicator_);
   info_.lowest_node = Utilities::MPI::min(lowest, communicator_);
   info_.mesh_seconds = mesh_.statistics.seconds;
+  info_.block_size = mesh_.options.target_block;
   info_.mesh_statistics = meshes::to_json(mesh_.statistics);
 }
 
@@ -959,6 +978,7 @@ void SolverImpl<p>::reduce_target_sums() {
                 NodeSums::size, MPI_DOUBLE, MPI_SUM, communicator_);
   const auto vector = [](const double* x) { return Eigen::Vector3d(x[0], x[1], x[2]); };
   BodyState& t = state_.target;
+  t.moves = case_.target.moves();
   t.mass = r.mass;
   t.centre = vector(r.first_moment) / t.mass;
   t.momentum = vector(r.momentum);
@@ -1117,7 +1137,11 @@ std::string SolverImpl<p>::write_frame(const std::string& directory, unsigned in
   if (materials::has_state_per_point(material_))
     internal_force_->cell_state(equivalent_plastic_strain, cell_state);
   const bool plastic = std::holds_alternative<materials::ElasticPlastic>(material_);
-  const StressPostprocessor stress(material_, cell_state);
+  std::optional<materials::LinearElastic> target_material;
+  if (deformable_)
+    target_material = materials::LinearElastic::from_young_poisson(deformable_->young_modulus,
+                                                                   deformable_->poisson_ratio);
+  const StressPostprocessor stress(material_, cell_state, target_material);
   out.add_data_vector(u, stress);
   Vector<double> equivalent(equivalent_plastic_strain.begin(), equivalent_plastic_strain.end());
   if (plastic)

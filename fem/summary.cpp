@@ -70,6 +70,10 @@ void add_run_details(const cases::Case& c, const cases::Derived& d, const RunRes
     j["target_internal_energy_final"] = s1.target.internal_energy;
     j["target_vibration_kinetic_energy_final"] =
         s1.target.kinetic_energy - s1.target.rigid_kinetic_energy;
+  } else if (s1.target.mass > 0) {  // a half-space's block: the energy the contact radiated
+    j["target_internal_energy_final"] = s1.target.internal_energy;
+    j["target_kinetic_energy_final"] = s1.target.kinetic_energy;
+    j["block_size"] = r.info.block_size;
   }
   j["frictional_dissipation"] = h.back().frictional_dissipation;
   j["normal_contact_loss"] = h.back().normal_contact_loss;
@@ -128,7 +132,7 @@ std::string history_csv(const std::vector<HistoryRow>& rows, std::size_t max_row
 
 Eigen::Vector3d relative_contact_point_velocity(const State& s) {
   const BodyState& t = s.target;
-  if (t.mass == 0) return s.contact_point_rigid_velocity;
+  if (!t.moves) return s.contact_point_rigid_velocity;
   return s.contact_point_rigid_velocity - t.centre_velocity -
          t.omega.cross(s.contact_point - t.centre);
 }
@@ -157,18 +161,22 @@ observables::Summary summary(const cases::Case& c, const cases::Derived& d, cons
   q.e_poisson =
       observables::poisson_restitution(h.back().normal_impulse, phases.compression_impulse);
   q.e_stronge = observables::stronge_restitution(phases.compression_work, phases.restitution_work);
-  // Of the centres' relative motion with a target sphere (whose BodyState is zero when fixed).
-  q.tangential_cor =
-      observables::tangential_restitution(s0.centre_velocity.x() - s0.target.centre_velocity.x(),
-                                          s1.centre_velocity.x() - s1.target.centre_velocity.x());
+  // Of the centres' relative motion with a target sphere (the body's own on a fixed target).
+  const double target_t0 = s0.target.moves ? s0.target.centre_velocity.x() : 0.0;
+  const double target_t1 = s1.target.moves ? s1.target.centre_velocity.x() : 0.0;
+  q.tangential_cor = observables::tangential_restitution(s0.centre_velocity.x() - target_t0,
+                                                         s1.centre_velocity.x() - target_t1);
   q.spin_final = s1.omega.z();
   q.normal_impulse = h.back().normal_impulse;
   q.tangential_impulse = h.back().tangential_impulse;
   q.contact_duration = phases.duration;
   q.peak_normal_force = phases.peak;
-  // Both bodies' rigid-body kinetic energies with a target sphere (zero for a fixed target).
-  const double kinetic_before = s0.kinetic_energy + s0.target.kinetic_energy;
-  const double kinetic_after = s1.rigid_kinetic_energy + s1.target.rigid_kinetic_energy;
+  // Both bodies' rigid-body kinetic energies with a target sphere (the body's on a fixed target;
+  // a half-space's block, which stands for an immovable target, included: its energy is lost).
+  const double kinetic_before =
+      s0.kinetic_energy + (s0.target.moves ? s0.target.kinetic_energy : 0);
+  const double kinetic_after =
+      s1.rigid_kinetic_energy + (s1.target.moves ? s1.target.rigid_kinetic_energy : 0);
   q.kinetic_energy_loss = kinetic_before - kinetic_after;
   q.kinetic_energy_loss_fraction = (kinetic_before - kinetic_after) / kinetic_before;
   q.lambda = d.lambda;

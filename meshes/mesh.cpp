@@ -261,6 +261,26 @@ CoarseCells coarse_cells(const Placement& p) {
   return result;
 }
 
+// A target block of half-width and depth L: 2 x 1 x 2 cubes of edge L under the plane y = 0, P a
+// vertex of its top face, every cell flat (material_id 1, as the core cells).
+CoarseCells block_cells(double L) {
+  CoarseCells result;
+  for (int k = 0; k < 3; ++k)
+    for (int j = 0; j < 2; ++j)
+      for (int i = 0; i < 3; ++i)
+        result.vertices.emplace_back((i - 1) * L, (j - 1) * L, (k - 1) * L);
+  for (int k = 0; k < 2; ++k)
+    for (int i = 0; i < 2; ++i) {
+      dealii::CellData<3> cell;
+      cell.vertices.resize(8);
+      for (unsigned v = 0; v < 8; ++v)
+        cell.vertices[v] = unsigned((k + ((v >> 2) & 1)) * 6 + ((v >> 1) & 1) * 3 + i + (v & 1));
+      cell.material_id = 1;
+      result.cells.push_back(cell);
+    }
+  return result;
+}
+
 // The surface ids of a boundary face of the body placed at p, by where its centre lies.
 void set_surface_ids(const Placement& p,
                      const dealii::TriaIterator<dealii::TriaAccessor<2, 3, 3>>& face, bool target) {
@@ -285,20 +305,24 @@ void set_surface_ids(const Placement& p,
 // lateral direction, e_y = e_z x e_x (right-handed). The touching cap is z <= 0, the cylinder
 // 0 <= z <= L, the far cap z >= L.
 void make_coarse_mesh(const Placement& p, Triangulation& triangulation) {
-  make_coarse_mesh(p, nullptr, triangulation);
+  make_coarse_mesh(p, MeshOptions{}, triangulation);
 }
 
-void make_coarse_mesh(const Placement& p, const Placement* target, Triangulation& triangulation) {
+void make_coarse_mesh(const Placement& p, const MeshOptions& options,
+                      Triangulation& triangulation) {
+  const Placement* target = options.target_body ? &*options.target_body : nullptr;
+  if (target && options.target_block > 0)
+    throw std::invalid_argument("meshes: a target body or a target block, not both");
   CoarseCells all = coarse_cells(p);
-  if (target) {
-    if (target->shape != cases::Shape::sphere)
-      throw std::invalid_argument("meshes: a target body must be a sphere");
-    const CoarseCells second = coarse_cells(*target);
+  if (target && target->shape != cases::Shape::sphere)
+    throw std::invalid_argument("meshes: a target body must be a sphere");
+  if (target || options.target_block > 0) {
+    const CoarseCells second = target ? coarse_cells(*target) : block_cells(options.target_block);
     const unsigned offset = unsigned(all.vertices.size());
     all.vertices.insert(all.vertices.end(), second.vertices.begin(), second.vertices.end());
     for (dealii::CellData<3> cell : second.cells) {
       for (unsigned& v : cell.vertices) v += offset;
-      cell.material_id += 2;  // 2: the target's, 3: its core
+      cell.material_id += 2;  // 2: the target's, 3: its core (flat)
       all.cells.push_back(cell);
     }
   }
@@ -314,8 +338,15 @@ void make_coarse_mesh(const Placement& p, const Placement* target, Triangulation
   for (const auto& cell : triangulation.active_cell_iterators()) {
     const bool on_target = cell->material_id() >= 2;
     cell->set_material_id(on_target ? body_ids::target : body_ids::body);
-    for (const auto& face : cell->face_iterators())
-      if (face->at_boundary()) set_surface_ids(on_target ? *target : p, face, on_target);
+    for (const auto& face : cell->face_iterators()) {
+      if (!face->at_boundary()) continue;
+      if (on_target && !target)  // the block's flat faces
+        face->set_boundary_id(std::abs(face->center()[1]) < 1e-9 * options.target_block
+                                  ? boundary_ids::target_block_surface
+                                  : boundary_ids::target_block_sides);
+      else
+        set_surface_ids(on_target ? *target : p, face, on_target);
+    }
   }
   triangulation.set_manifold(manifold_ids::contact_cap,
                              dealii::SphericalManifold<3>(p.contact_cap_centre));
@@ -477,7 +508,7 @@ Mesh build_mesh(const cases::Case& c, const MeshOptions& options, MPI_Comm commu
                                 std::to_string(limit) + " m");
   mesh.triangulation = make_triangulation(communicator);
   Triangulation& tria = *mesh.triangulation;
-  make_coarse_mesh(p, mesh.options.target_body ? &*mesh.options.target_body : nullptr, tria);
+  make_coarse_mesh(p, mesh.options, tria);
   if (mesh.options.global_levels > 0) tria.refine_global(unsigned(mesh.options.global_levels));
   refine_toward_contact(p, mesh.options, tria);
   if (mesh.options.extra_levels > 0) tria.refine_global(unsigned(mesh.options.extra_levels));

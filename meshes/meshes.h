@@ -55,12 +55,14 @@ constexpr dealii::types::boundary_id far_cap = 2;
 constexpr dealii::types::boundary_id cylinder = 3;
 constexpr dealii::types::boundary_id target_contact_cap = 11;  // a target body's half with P
 constexpr dealii::types::boundary_id target_far_cap = 12;
+constexpr dealii::types::boundary_id target_block_surface = 13;  // a target block's face y = 0
+constexpr dealii::types::boundary_id target_block_sides = 14;    // ... and its other five faces
 }  // namespace boundary_ids
 // Material ids: which body a cell belongs to (inherited by every refinement). A mesh without a
 // target body has the body's cells only.
 namespace body_ids {
 constexpr dealii::types::material_id body = 0;
-constexpr dealii::types::material_id target = 1;  // MeshOptions::target_body
+constexpr dealii::types::material_id target = 1;  // MeshOptions::target_body or target_block
 }  // namespace body_ids
 
 // Where the body sits. Only sphere and capsule are supported (a sphere is a capsule with L = 0).
@@ -101,6 +103,11 @@ struct MeshOptions {
   // in the same triangulation with cells of material id body_ids::target and refined toward P by
   // the same rule; empty: the body alone. The statistics are the body's.
   std::optional<Placement> target_body;
+  // A deformable block under P instead (an elastic half-space's stand-in): the box
+  // [-L, L] x [-L, 0] x [-L, L] of half-width and depth L = target_block (m), its face y = 0
+  // touching the body at P, meshed with cells of material id body_ids::target and refined toward P
+  // by the same rule; 0: none.
+  double target_block = 0;
 };
 MeshOptions mesh_options(const cases::Case& c, int extra_levels);
 
@@ -108,9 +115,10 @@ MeshOptions mesh_options(const cases::Case& c, int extra_levels);
 // Creates the coarse mesh (12 cells for a sphere, 12 + 5 n_layers for a capsule) with manifold
 // and boundary ids and attaches the manifolds. `triangulation` must be empty.
 void make_coarse_mesh(const Placement& placement, Triangulation& triangulation);
-// The same with a target body's coarse cells beside the body's (target may be null); the two
-// bodies share no vertex, P included.
-void make_coarse_mesh(const Placement& placement, const Placement* target,
+// The same with the coarse cells of options' target body or target block beside the body's (a
+// block: 2 x 1 x 2 cubes of edge L with P a vertex of its face y = 0, flat); the two bodies share
+// no vertex, P included.
+void make_coarse_mesh(const Placement& placement, const MeshOptions& options,
                       Triangulation& triangulation);
 // A sphere of radius R touching the body's P from below: its centre at (0, -R, 0), its touching
 // cap's pole at P.

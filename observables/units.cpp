@@ -139,6 +139,8 @@ const std::vector<std::pair<std::string, std::string>>& unit_table() {
       {"vibration_kinetic_energy_final", "J"},
       {"target_internal_energy_final", "J"},
       {"target_vibration_kinetic_energy_final", "J"},
+      {"target_kinetic_energy_final", "J"},
+      {"block_size", "m"},
       {"peak_normal_force_raw", "N"},
       // summary.json's numbers inside objects, by dotted path (observables::number_names).
       // Lumped: the phases (in N s for the rigid-body laws, whose axis is the normal impulse) and

@@ -10,8 +10,11 @@ namespace rebound::fem {
 
 ElasticSphere::ElasticSphere(const cases::Case& c)
     : radius_(c.target.radius), centre_(0, -c.target.radius, 0) {
-  cases::require_fem_target(c);  // an elastic sphere of the target's material
+  cases::require_fem_target(c);  // struck by an elastic sphere
   deformable_.friction = c.contact.friction;
+  deformable_.young_modulus = c.target.young_modulus;
+  deformable_.poisson_ratio = c.target.poisson_ratio;
+  deformable_.density = *c.target.density;
   // The tables hold the boundary within 2 a_max of P; the contact stays within about a_max.
   deformable_.surface_radius = 2 * cases::derive(c).hertz.contact_radius;
 }

@@ -6,8 +6,9 @@
 // tables of their contact surfaces (all boundary faces within surface_radius() of P). The mesh is
 // refined over the pair's Hertz contact radius a_max (cases::derive's two-body Hertz: R* = R1 R2 /
 // (R1 + R2), 1/E* = (1 - nu1^2)/E1 + (1 - nu2^2)/E2, m* = m1 m2/(m1 + m2); Johnson 1985,
-// sec. 11.4). The FE target takes the body's material (the FE operator has one material):
-// cases::require_fem_target refuses another.
+// sec. 11.4). The FE target sphere has its own elastic material (target.material: the internal
+// force takes it on the target's cells, fem/internal_force.h); the body must be an elastic sphere
+// (cases::require_fem_target).
 #pragma once
 
 #include "cases/derived.h"

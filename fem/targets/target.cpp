@@ -3,6 +3,7 @@
 
 #include <stdexcept>
 
+#include "fem/targets/elastic_halfspace.h"
 #include "fem/targets/elastic_sphere.h"
 #include "fem/targets/rigid_plane.h"
 #include "fem/targets/spherical_socket.h"
@@ -19,12 +20,9 @@ std::unique_ptr<Target> make_target(const cases::Case& c) {
     case cases::TargetType::sphere:
       return std::make_unique<ElasticSphere>(c);
     case cases::TargetType::elastic_halfspace:
-      break;
+      return std::make_unique<ElasticHalfspace>(c);
   }
-  // The lumped and half-space models take the elastic half-space; the FEM does not (yet): the
-  // case names target.type and what the FEM supports.
-  cases::require_fem_target(c);
-  throw std::logic_error("make_target: a target the FEM supports has no class");
+  throw std::logic_error("make_target: a target type without its class");
 }
 
 meshes::MeshOptions mesh_options(const cases::Case& c, int extra_levels) {

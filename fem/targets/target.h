@@ -27,11 +27,14 @@
 
 namespace rebound::fem {
 
-// What the solver needs of a deformable target body (fem/targets/elastic_sphere.h): the two-body
-// contact's friction and how far from P the contact surfaces are tabled.
+// What the solver needs of a deformable target body (fem/targets/elastic_sphere.h,
+// elastic_halfspace.h): the two-body contact's friction, how far from P the contact surfaces are
+// tabled, and the body's elastic material.
 struct DeformableTarget {
   double friction = 0;        // Coulomb coefficient mu between the bodies
   double surface_radius = 0;  // boundary faces of both bodies within this distance of P, m
+  // Its own elastic material (the body's may differ): E (Pa), nu, rho (kg/m^3).
+  double young_modulus = 0, poisson_ratio = 0, density = 0;
 };
 
 class Target {

@@ -171,23 +171,54 @@ TEST(Target, BadTargetsAreRejectedNamingTheKey) {
   expect_rejected(t, "target.stiffness", "is not a known key");
 }
 
-// The FEM models the rigid targets only: the FEM commands refuse an elastic target naming the
-// file, target.type and what the FEM supports (tests/app: exit 2 of each command).
-TEST(Target, FemRefusesAnElasticTarget) {
+// The FEM meshes an elastic half-space as a block of its own material (fem/targets/
+// elastic_halfspace.h): it needs its density, refused naming target.material.density and what it
+// expected (tests/app: exit 2 of each command), and an elastic sphere as the body.
+TEST(Target, FemTakesAHalfspaceWithItsDensity) {
   const Case rigid = parse_case(sphere_on({{"type", "rigid_plane"}}), "rigid.json");
   EXPECT_EQ(fem_target_problem(rigid), "");
   EXPECT_NO_THROW(require_fem_target(rigid));
-  const Case c = parse_case(sphere_on(glass()), "glass.json");
   try {
-    require_fem_target(c);
-    ADD_FAILURE() << "accepted";
+    require_fem_target(parse_case(sphere_on(glass()), "glass.json"));
+    ADD_FAILURE() << "accepted without a density";
   } catch (const CaseError& error) {
-    EXPECT_EQ(error.key(), "target.type");
+    EXPECT_EQ(error.key(), "target.material.density");
     const std::string message = error.what();
-    EXPECT_NE(message.find("glass.json: target.type is \"elastic_halfspace\""), std::string::npos)
+    EXPECT_NE(message.find("glass.json: target.material.density is missing"), std::string::npos)
         << message;
-    EXPECT_NE(message.find("expected target.type \"rigid_plane\""), std::string::npos) << message;
+    EXPECT_NE(message.find("expected the half-space's density"), std::string::npos) << message;
   }
+  json with_density = glass();
+  with_density["material"]["density"] = 2500;
+  EXPECT_EQ(fem_target_problem(parse_case(sphere_on(with_density), "glass.json")), "");
+  json capsule = sphere_on(with_density);
+  capsule["body"] = {{"shape", "capsule"}, {"radius", 0.0025}, {"length", 0.005}};
+  capsule["impact"] = {{"speed", 3.9}, {"incidence_angle_deg", 30}, {"theta", 0.0}};
+  const Case c = parse_case(capsule, "capsule.json");
+  EXPECT_NE(fem_target_problem(c).find("expected body.shape \"sphere\""), std::string::npos)
+      << fem_target_problem(c);
+}
+
+// fem.block_size belongs to the half-space's block only.
+TEST(Target, BlockSizeIsTheHalfspacesOnly) {
+  json d = sphere_on({{"type", "rigid_plane"}});
+  d["fem"] = {{"block_size", 0.1}};
+  const CaseError error = [&] {
+    try {
+      parse_case(d, "bad.json");
+    } catch (const CaseError& e) {
+      return e;
+    }
+    return CaseError("", "<none>", "accepted");
+  }();
+  EXPECT_EQ(error.key(), "fem.block_size") << error.what();
+  EXPECT_NE(std::string(error.what()).find("expected target.type \"elastic_halfspace\""),
+            std::string::npos)
+      << error.what();
+  d["target"] = glass();
+  EXPECT_EQ(*parse_case(d, "good.json").fem.block_size, 0.1);
+  d["fem"]["block_size"] = -1;
+  EXPECT_THROW(parse_case(d, "bad.json"), CaseError);
 }
 
 // ---- target.type "sphere": a second free sphere at rest --------------------------------------
@@ -372,8 +403,12 @@ TEST(SphereTarget, BadSphereTargetsAreRejectedNamingFileAndKey) {
 
 // The FEM takes the target sphere struck by an elastic sphere of the same material (one FE
 // operator meshes both); another material or body shape is refused naming what to change.
-TEST(SphereTarget, FemTakesTheSameMaterialSphereOnly) {
+TEST(SphereTarget, FemTakesAnElasticSphereOfItsOwnMaterial) {
   EXPECT_EQ(fem_target_problem(parse_case(two_steel_spheres(), "two.json")), "");
+  json glass = two_steel_spheres();
+  glass["target"]["material"] = {
+      {"young_modulus", 70e9}, {"poisson_ratio", 0.22}, {"density", 2500}};
+  EXPECT_EQ(fem_target_problem(parse_case(glass, "two.json")), "");
   const auto refused = [](json document, const std::string& key, const std::string& fragment) {
     const Case c = parse_case(document, "two.json");
     EXPECT_NE(fem_target_problem(c).find(fragment), std::string::npos) << fem_target_problem(c);
@@ -386,13 +421,6 @@ TEST(SphereTarget, FemTakesTheSameMaterialSphereOnly) {
       EXPECT_NE(message.find("two.json: " + key), std::string::npos) << message;
     }
   };
-  json glass = two_steel_spheres();
-  glass["target"]["material"] = {
-      {"young_modulus", 70e9}, {"poisson_ratio", 0.22}, {"density", 2500}};
-  refused(glass, "target.material", "expected the body's young_modulus");
-  json lighter = two_steel_spheres();
-  lighter["target"]["material"]["density"] = 7800;
-  refused(lighter, "target.material", "differs from the body's material");
   json capsule = two_steel_spheres();
   capsule["body"] = {{"shape", "capsule"}, {"radius", 0.005}, {"length", 0.01}};
   capsule["impact"]["theta"] = 0.0;

@@ -9,6 +9,7 @@
 #include "cases/case.h"
 #include "cases/derived.h"
 #include "fem/materials/material.h"
+#include "fem/targets/elastic_halfspace.h"
 #include "fem/targets/rigid_plane.h"
 #include "fem/targets/target.h"
 #include "fem_cases.h"
@@ -76,9 +77,9 @@ TEST(FemTarget, RigidPlaneGapNormalAndContact) {
   EXPECT_DOUBLE_EQ(c.impulse.y(), m * (-x.y() / dt + 0.5));
 }
 
-// The case's target decides: the rigid plane is the FEM's; the elastic half-space (the lumped
-// and half-space models' target) is refused naming target.type, before any mesh is built; and
-// the plane's mesh is refined over Hertz's contact radius.
+// The case's target decides: the rigid plane is the FEM's, its mesh refined over Hertz's contact
+// radius; an elastic half-space without its density is refused naming target.material.density,
+// before any mesh is built; with it, it is a block.
 TEST(FemTarget, CaseChoosesTheTargetAndItsMesh) {
   rebound::cases::Case c = rebound::test::small_hertz(1);
   const auto plane = rebound::fem::make_target(c);
@@ -90,10 +91,18 @@ TEST(FemTarget, CaseChoosesTheTargetAndItsMesh) {
   c.target.poisson_ratio = 0.22;
   try {
     rebound::fem::make_target(c);
-    FAIL() << "an elastic half-space target accepted by the FEM";
+    FAIL() << "a half-space without a density accepted by the FEM";
   } catch (const rebound::cases::CaseError& error) {
-    EXPECT_NE(std::string(error.what()).find("target.type"), std::string::npos) << error.what();
+    EXPECT_NE(std::string(error.what()).find("target.material.density"), std::string::npos)
+        << error.what();
   }
+  // With it: a block, its mesh refined over the pair's Hertz radius.
+  c.target.density = 2500;
+  const auto block = rebound::fem::make_target(c);
+  EXPECT_NE(dynamic_cast<const rebound::fem::ElasticHalfspace*>(block.get()), nullptr);
+  const auto options = rebound::fem::mesh_options(c, 0);
+  EXPECT_DOUBLE_EQ(options.contact_radius, rebound::cases::derive(c).hertz.contact_radius);
+  EXPECT_GT(options.target_block, 0.0);
 }
 
 }  // namespace
