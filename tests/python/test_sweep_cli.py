@@ -154,11 +154,12 @@ class SweepEqualsCommandLine(unittest.TestCase):
     def test_halfspace_beta0_and_the_elastic_target(self):
         """--models' halfspace-beta0 is the half-space model without the Dundurs coupling, as
         on the command line (sweep.csv's model column names it); an unknown name is a
-        ValueError listing the known ones; the elastic target of the Kharaz case is a Target."""
+        ValueError listing the known ones; the elastic target of the Kharaz case is a Target
+        (its density, which only the FEM's block reads, included)."""
         case = rebound.load_case(case_path("kharaz-2001-glass.json"))
         self.assertEqual(case.target.type, "elastic_halfspace")
         self.assertEqual(case.target.young_modulus, 70e9)
-        self.assertIsNone(case.target.density)
+        self.assertEqual(case.target.density, 2500.0)  # the FEM's block reads it
         header, rows = self.cli_sweep_models(case, "--incidence", "10:50:2", "halfspace-beta0,lai")
         table = rebound.sweep(case, incidence_deg="10:50:2", models=["halfspace-beta0", "lai"],
                               as_frame=False)
