@@ -15,8 +15,7 @@ double ElasticHalfspace::default_block_size(const cases::Case& c) {
 }
 
 ElasticHalfspace::ElasticHalfspace(const cases::Case& c)
-    : block_size_(c.fem.block_size ? *c.fem.block_size : default_block_size(c)) {
-  cases::require_fem_target(c);  // struck by an elastic sphere; the half-space's density
+    : DeformableBody(c), block_size_(c.fem.block_size ? *c.fem.block_size : default_block_size(c)) {
   const double a = cases::derive(c).hertz.contact_radius;
   // The contact zone's refinement (cells of a_max / contact_resolution out to a_max, then graded)
   // and the tabled surfaces (2 a_max) must lie well inside the block's top face.
@@ -25,22 +24,6 @@ ElasticHalfspace::ElasticHalfspace(const cases::Case& c)
                            "is " + std::to_string(block_size_) +
                                " m; expected at least 10 Hertz contact radii, " +
                                std::to_string(10 * a) + " m, for the contact zone to fit");
-  deformable_.friction = c.contact.friction;
-  deformable_.young_modulus = c.target.young_modulus;
-  deformable_.poisson_ratio = c.target.poisson_ratio;
-  deformable_.density = *c.target.density;
-  deformable_.surface_radius = 2 * a;  // the contact stays within about a_max
-}
-
-NodeContact ElasticHalfspace::contact(const Eigen::Vector3d&, Eigen::Vector3d&,
-                                      const Eigen::Vector3d&, double, double) const {
-  throw std::logic_error(
-      "ElasticHalfspace::contact: a deformable target's contact is two_body_contact");
-}
-
-double ElasticHalfspace::contact_radius(const cases::Case& c, double force) const {
-  const cases::HertzScales h = cases::derive(c).hertz;
-  return std::cbrt(3 * force * h.radius / (4 * h.contact_modulus));
 }
 
 meshes::MeshOptions ElasticHalfspace::mesh_options(const cases::Case& c, int extra_levels) const {

@@ -19,25 +19,18 @@
 #pragma once
 
 #include "cases/derived.h"
-#include "fem/targets/target.h"
+#include "fem/targets/deformable_body.h"
 
 namespace rebound::fem {
 
-class ElasticHalfspace final : public Target {
+class ElasticHalfspace final : public DeformableBody {
  public:
   explicit ElasticHalfspace(const cases::Case& c);
 
   // From the undeformed surface y = 0.
   double gap(const Eigen::Vector3d& x) const override { return x.y(); }
   Eigen::Vector3d normal(const Eigen::Vector3d&) const override { return Eigen::Vector3d::UnitY(); }
-  // Not a node-by-node law: the solver applies two_body_contact (deformable() is set).
-  NodeContact contact(const Eigen::Vector3d& x, Eigen::Vector3d& velocity,
-                      const Eigen::Vector3d& previous_velocity, double mass,
-                      double dt) const override;
-  // Hertz's a = (3 F R / (4 E*))^(1/3) with the pair's E*.
-  double contact_radius(const cases::Case& c, double force) const override;
   meshes::MeshOptions mesh_options(const cases::Case& c, int extra_levels) const override;
-  std::optional<DeformableTarget> deformable() const override { return deformable_; }
 
   // The block's half-width and depth L, m (fem.block_size or the default above).
   double block_size() const { return block_size_; }
@@ -46,7 +39,6 @@ class ElasticHalfspace final : public Target {
 
  private:
   double block_size_;
-  DeformableTarget deformable_;
 };
 
 }  // namespace rebound::fem

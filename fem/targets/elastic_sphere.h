@@ -12,11 +12,11 @@
 #pragma once
 
 #include "cases/derived.h"
-#include "fem/targets/target.h"
+#include "fem/targets/deformable_body.h"
 
 namespace rebound::fem {
 
-class ElasticSphere final : public Target {
+class ElasticSphere final : public DeformableBody {
  public:
   explicit ElasticSphere(const cases::Case& c);
 
@@ -25,19 +25,11 @@ class ElasticSphere final : public Target {
   Eigen::Vector3d normal(const Eigen::Vector3d& x) const override {
     return (x - centre_).normalized();
   }
-  // Not a node-by-node law: the solver applies two_body_contact (deformable() is set).
-  NodeContact contact(const Eigen::Vector3d& x, Eigen::Vector3d& velocity,
-                      const Eigen::Vector3d& previous_velocity, double mass,
-                      double dt) const override;
-  // Two-body Hertz's a = (3 F R* / (4 E*))^(1/3).
-  double contact_radius(const cases::Case& c, double force) const override;
   meshes::MeshOptions mesh_options(const cases::Case& c, int extra_levels) const override;
-  std::optional<DeformableTarget> deformable() const override { return deformable_; }
 
  private:
   double radius_;
   Eigen::Vector3d centre_;
-  DeformableTarget deformable_;
 };
 
 }  // namespace rebound::fem
