@@ -719,8 +719,6 @@ void SolverImpl<p>::setup_contact_surfaces() {
   ContactSurfaces& t = surfaces_;
   t.radius = deformable_->surface_radius;
   t.options.friction = deformable_->friction;
-  // Gauss-Seidel until no predicted penetration exceeds 1e-6 of the contact cells' size.
-  t.options.tolerance = 1e-6 * mesh_.statistics.h_contact;
   const std::vector<std::vector<double>> all_facets =
       Utilities::MPI::all_gather(communicator_, owned_contact_facets(t.radius));
   // The nodes the facets reach (x dofs), and which of them this rank owns.

@@ -51,9 +51,13 @@ Eigen::Vector2d closest_point_on_bilinear(const std::array<Eigen::Vector3d, 4>& 
     const Eigen::Vector3d r = a + b * q[0] + c * q[1] + d * q[0] * q[1] - s;
     const Eigen::Vector3d t0 = b + d * q[1], t1 = c + d * q[0];
     const Eigen::Vector2d gradient(r.dot(t0), r.dot(t1));
-    Eigen::Matrix2d hessian;
-    hessian << t0.dot(t0), t0.dot(t1) + r.dot(d), t0.dot(t1) + r.dot(d), t1.dot(t1);
-    Eigen::Vector2d step = hessian.ldlt().solve(gradient);
+    // The symmetric 2 x 2 Hessian [h00 h01; h01 h11], solved by Cramer's rule (a singular one,
+    // a degenerate patch, ends the iteration where it is).
+    const double h00 = t0.dot(t0), h01 = t0.dot(t1) + r.dot(d), h11 = t1.dot(t1);
+    const double determinant = h00 * h11 - h01 * h01;
+    if (!(std::abs(determinant) > 1e-300)) break;
+    const Eigen::Vector2d step((h11 * gradient[0] - h01 * gradient[1]) / determinant,
+                               (h00 * gradient[1] - h01 * gradient[0]) / determinant);
     if (!step.allFinite()) break;
     const Eigen::Vector2d next = (q - step).cwiseMax(0.0).cwiseMin(1.0);
     const double moved = (next - q).cwiseAbs().maxCoeff();
@@ -80,12 +84,24 @@ Eigen::Vector3d corner_position(const std::vector<SurfaceNode>& nodes, const Fac
   return x;
 }
 
+// The corners of the target body's facets (body 1's) at t_n, by facet index (body 0's left empty):
+// formed once per step for the R-tree, the nodal normals and the projections.
+using Corners = std::array<Eigen::Vector3d, 4>;
+std::vector<Corners> target_corners(const std::vector<SurfaceNode>& nodes,
+                                    const std::vector<Facet>& facets) {
+  std::vector<Corners> corners(facets.size());
+  for (std::size_t i = 0; i < facets.size(); ++i)
+    if (facets[i].body == 1)
+      for (int c = 0; c < 4; ++c) corners[i][c] = corner_position(nodes, facets[i], c);
+  return corners;
+}
+
 // The target body's facets (body 1's) in an R-tree of their boxes at t_n, grown by
 // kCandidateMargin of the facet's size: the largest distance a node may be from a facet and still
 // touch it this step. A step moves a node by far less (two_body_contact checks it:
 // TwoBodyContactResult::travel), and a node deeper than the margin is on the far side, not in
 // contact.
-Tree target_facet_tree(const std::vector<SurfaceNode>& nodes, const std::vector<Facet>& facets,
+Tree target_facet_tree(const std::vector<Facet>& facets, const std::vector<Corners>& corners,
                        double& margin) {
   margin = std::numeric_limits<double>::max();
   std::vector<Entry> entries;
@@ -94,7 +110,7 @@ Tree target_facet_tree(const std::vector<SurfaceNode>& nodes, const std::vector<
     Eigen::Vector3d lo = Eigen::Vector3d::Constant(std::numeric_limits<double>::max());
     Eigen::Vector3d hi = -lo;
     for (int c = 0; c < 4; ++c) {
-      const Eigen::Vector3d x = corner_position(nodes, facets[i], c);
+      const Eigen::Vector3d& x = corners[i][c];
       lo = lo.cwiseMin(x);
       hi = hi.cwiseMax(x);
     }
@@ -113,12 +129,13 @@ Tree target_facet_tree(const std::vector<SurfaceNode>& nodes, const std::vector<
 // one facet to the next is not kicked by the jump of the facet normals (and at P of two
 // mirror-image meshes it is the line of centres).
 std::vector<Eigen::Vector3d> nodal_normals(const std::vector<SurfaceNode>& nodes,
-                                           const std::vector<Facet>& facets) {
+                                           const std::vector<Facet>& facets,
+                                           const std::vector<Corners>& corners) {
   std::vector<Eigen::Vector3d> normal(nodes.size(), Eigen::Vector3d::Zero());
-  for (const Facet& f : facets) {
+  for (std::size_t i = 0; i < facets.size(); ++i) {
+    const Facet& f = facets[i];
     if (f.body != 1) continue;
-    std::array<Eigen::Vector3d, 4> x;
-    for (int c = 0; c < 4; ++c) x[c] = corner_position(nodes, f, c);
+    const Corners& x = corners[i];
     const std::array<Eigen::Vector3d, 4> corner_normal = {
         {(x[1] - x[0]).cross(x[2] - x[0]), (x[1] - x[0]).cross(x[3] - x[1]),
          (x[3] - x[2]).cross(x[2] - x[0]), (x[3] - x[2]).cross(x[3] - x[1])}};
@@ -159,20 +176,20 @@ struct Partner {
   double w = 0;
 };
 
+// candidates: (the squared distance from the node to the facet's corner box, the facet), in
+// increasing order: the patch lies in its corners' box, so a facet whose box is not nearer than
+// the nearest point found so far has none nearer, and nor has any after it.
 Partner closest_partner(const std::vector<SurfaceNode>& nodes, const std::vector<Facet>& facets,
-                        const std::vector<int>& candidates,
+                        const std::vector<Corners>& corner_positions,
+                        const std::vector<std::pair<double, int>>& candidates,
                         const std::vector<Eigen::Vector3d>& normal, std::size_t s) {
   const Eigen::Vector3d x = position(nodes[s]);
   double best = std::numeric_limits<double>::max();
   int facet = -1;
   Eigen::Vector2d at;
-  for (const int i : candidates) {
-    std::array<Eigen::Vector3d, 4> corners;
-    for (int c = 0; c < 4; ++c) corners[c] = corner_position(nodes, facets[i], c);
-    // The patch lies in its corners' box: no nearer point than the box's when that is not nearer.
-    Eigen::Vector3d lo = corners[0], hi = corners[0];
-    for (int c = 1; c < 4; ++c) lo = lo.cwiseMin(corners[c]), hi = hi.cwiseMax(corners[c]);
-    if ((x - x.cwiseMax(lo).cwiseMin(hi)).squaredNorm() >= best) continue;
+  for (const auto& [box_distance, i] : candidates) {
+    if (box_distance >= best) break;
+    const Corners& corners = corner_positions[i];
     const Eigen::Vector2d q = closest_point_on_bilinear(corners, x);
     const std::array<double, 4> N = shape(q[0], q[1]);
     Eigen::Vector3d point = Eigen::Vector3d::Zero();
@@ -181,8 +198,7 @@ Partner closest_partner(const std::vector<SurfaceNode>& nodes, const std::vector
     if (distance < best) best = distance, facet = i, at = q;
   }
   const Facet& f = facets[facet];
-  std::array<Eigen::Vector3d, 4> corners;
-  for (int c = 0; c < 4; ++c) corners[c] = corner_position(nodes, f, c);
+  const Corners& corners = corner_positions[facet];
   Partner partner;
   partner.node = s;
   partner.point = combine(f, shape(at[0], at[1]));
@@ -203,11 +219,12 @@ Partner closest_partner(const std::vector<SurfaceNode>& nodes, const std::vector
 // that have one, in the table's order.
 std::vector<Partner> partners(const std::vector<SurfaceNode>& nodes,
                               const std::vector<Facet>& facets, double& margin) {
-  const Tree tree = target_facet_tree(nodes, facets, margin);
-  const std::vector<Eigen::Vector3d> normal = nodal_normals(nodes, facets);
+  const std::vector<Corners> corners = target_corners(nodes, facets);
+  const Tree tree = target_facet_tree(facets, corners, margin);
+  const std::vector<Eigen::Vector3d> normal = nodal_normals(nodes, facets, corners);
   std::vector<Partner> result;
   std::vector<Entry> found;
-  std::vector<int> candidates;
+  std::vector<std::pair<double, int>> candidates;
   for (std::size_t s = 0; s < nodes.size(); ++s) {
     if (nodes[s].body == 1) continue;
     const Eigen::Vector3d x = position(nodes[s]);
@@ -215,9 +232,15 @@ std::vector<Partner> partners(const std::vector<SurfaceNode>& nodes,
     tree.query(bgi::intersects(BoxPoint(x[0], x[1], x[2])), std::back_inserter(found));
     if (found.empty()) continue;
     candidates.clear();
-    for (const Entry& e : found) candidates.push_back(e.second);
-    std::sort(candidates.begin(), candidates.end());  // the R-tree's order is not ours
-    result.push_back(closest_partner(nodes, facets, candidates, normal, s));
+    for (const Entry& e : found) {
+      const Corners& c = corners[e.second];
+      Eigen::Vector3d lo = c[0], hi = c[0];
+      for (int k = 1; k < 4; ++k) lo = lo.cwiseMin(c[k]), hi = hi.cwiseMax(c[k]);
+      candidates.emplace_back((x - x.cwiseMax(lo).cwiseMin(hi)).squaredNorm(), e.second);
+    }
+    // nearest box first (ties by index: the R-tree's order is not ours)
+    std::sort(candidates.begin(), candidates.end());
+    result.push_back(closest_partner(nodes, facets, corners, candidates, normal, s));
   }
   return result;
 }
@@ -255,8 +278,9 @@ TwoBodyContactResult two_body_contact(std::vector<SurfaceNode>& nodes,
     return v;
   };
 
+  const double tolerance = options.tolerance * result.travel;
   for (int sweep = 0; sweep < options.max_sweeps; ++sweep) {
-    double penetration = 0;
+    double penetration = 0, correction = 0;
     for (const Partner& p : partner) {
       const std::size_t s = p.node;
       Eigen::Vector3d apart = position(nodes[s]);
@@ -286,10 +310,12 @@ TwoBodyContactResult two_body_contact(std::vector<SurfaceNode>& nodes,
       const Eigen::Vector3d change = total - slave.tangential;
       slave.tangential = total;
       if (change.squaredNorm() > 0) apply(s, p.point, change, result.friction_impulse);
+      correction = std::max({correction, std::abs(increment) * p.w * dt, change.norm() * p.w * dt});
     }
     result.sweeps = sweep + 1;
     result.penetration = penetration;
-    if (penetration <= options.tolerance) break;
+    result.correction = correction;
+    if (correction <= tolerance) break;
   }
 
   for (std::size_t i = 0; i < n; ++i) {

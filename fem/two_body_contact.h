@@ -55,9 +55,13 @@ struct Facet {
 };
 
 struct TwoBodyContactOptions {
-  double friction = 0;   // Coulomb coefficient mu between the two bodies
-  double tolerance = 0;  // stop when no predicted penetration exceeds this, m
-  int max_sweeps = 50;   // ... or after this many Gauss-Seidel sweeps
+  double friction = 0;  // Coulomb coefficient mu between the two bodies
+  // Stop the Gauss-Seidel sweeps when a sweep's largest correction of a node's motion over the
+  // step, of its normal gap (the predicted penetration it removed) or of its tangential
+  // displacement (|change of J_t| w dt), is below this share of the step's travel dt max|v|: a
+  // tolerance relative to the motion, so that slow impacts converge as fast ones do.
+  double tolerance = 1e-4;
+  int max_sweeps = 200;  // ... or after this many sweeps (TwoBodyContactResult::sweeps)
 };
 
 struct TwoBodyContactResult {
@@ -66,7 +70,8 @@ struct TwoBodyContactResult {
   double normal_work = 0;    // sum over nodes of J_n . (v_{n-1/2} + v_{n+1/2}) / 2, J
   double friction_work = 0;  // minus the same of the tangential impulses (>= 0 in sum), J
   int sweeps = 0;
-  double penetration = 0;                    // the largest predicted penetration left, m
+  double penetration = 0;  // the last sweep's largest predicted penetration removed, m
+  double correction = 0;   // the last sweep's largest correction (options.tolerance), m
   std::array<int, 2> contact_nodes{{0, 0}};  // nodes of each body with a normal impulse
   std::array<double, 2> contact_area{{0, 0}};
   std::array<Eigen::Vector3d, 2> impulse{{Eigen::Vector3d::Zero(), Eigen::Vector3d::Zero()}};

@@ -163,6 +163,46 @@ TEST(TwoBodyContact, CoulombFrictionSlipsOrSticks) {
   }
 }
 
+// The sweeps stop on a tolerance relative to the step's motion, so a slow impact converges as a
+// fast one does. Four nodes pressed onto one facet with friction (some stick, some slip): the
+// contact step is homogeneous of degree one in the velocities (the gaps at t_n are zero, the
+// gap at t_{n+1} is dt v . n, Coulomb's cone scales with J_n), so the same impact 1e4 times
+// slower must give the impulses divided by 1e4, to round-off, after the same sweeps. (A
+// tolerance in metres, the contact's first form, stopped the slow one after one sweep: at low
+// speed its friction was not converged, docs/FEM.md "Two identical spheres, oblique".)
+TEST(TwoBodyContact, SlowImpactConvergesAsAFastOne) {
+  const double h = 1e-3, m = 2e-4, m0 = 3e-4, dt = 1e-7, mu = 0.3;
+  const auto impact = [&](double scale) {
+    Patch p = patch(h, m, {0.25e-3, 0, 0.25e-3}, m0);
+    const double at[3][2] = {{0.75e-3, 0.25e-3}, {0.25e-3, 0.75e-3}, {0.75e-3, 0.75e-3}};
+    for (const auto& xz : at) {
+      SurfaceNode s = p.nodes[4];
+      s.X = {xz[0], 0, xz[1]};
+      p.nodes.push_back(s);
+    }
+    for (int k = 4; k < 8; ++k)
+      p.nodes[k].v = p.nodes[k].v_previous = scale * Eigen::Vector3d(0.1 * (k - 4), -1.0, 0.05);
+    rebound::fem::TwoBodyContactOptions options;
+    options.friction = mu;
+    return std::make_pair(rebound::fem::two_body_contact(p.nodes, p.facets, dt, options), p);
+  };
+  const auto [fast, fast_nodes] = impact(1.0);
+  const auto [slow, slow_nodes] = impact(1e-4);
+  ASSERT_GT(fast.sweeps, 2);  // the nodes share the facet: the sweeps are coupled
+  EXPECT_EQ(slow.sweeps, fast.sweeps);
+  double largest = 0;
+  for (int k = 0; k < 8; ++k) largest = std::max(largest, fast.normal_impulse[k].norm());
+  for (int k = 0; k < 8; ++k) {
+    EXPECT_LT((1e4 * slow.normal_impulse[k] - fast.normal_impulse[k]).norm(), 1e-12 * largest);
+    EXPECT_LT((1e4 * slow.friction_impulse[k] - fast.friction_impulse[k]).norm(), 1e-12 * largest);
+  }
+  int slipping = 0;
+  for (int k = 4; k < 8; ++k)
+    slipping += fast.friction_impulse[k].norm() > (1 - 1e-9) * mu * fast.normal_impulse[k].norm();
+  EXPECT_GT(slipping, 0);  // both regimes of the cone are exercised
+  EXPECT_LT(slipping, 4);
+}
+
 namespace {
 
 // The test-sized Hertz sphere (R = 10 mm steel, 1 m/s, tests/fem/fem_cases.h) striking an
