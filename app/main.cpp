@@ -52,8 +52,7 @@ const std::vector<Entry>& commands() {
 void print_help(std::ostream& out) {
   out << "rebound " REBOUND_VERSION
          " - rebound of solid bodies after impact on a rigid plane, in a rigid\n"
-         "spherical socket or on a free sphere (and, for the lumped models, on an elastic\n"
-         "half-space)\n\n"
+         "spherical socket, on a free sphere or on an elastic half-space\n\n"
          "Usage: rebound COMMAND [ARGS...]\n"
          "       rebound COMMAND --help\n\n"
          "Commands:\n";

@@ -19,8 +19,9 @@
 //   build/bin/bench_fem --two-body [CASE]
 // times the two-sphere impact (default cases/sphere-sphere-steel.json: both spheres meshed, the
 // two-body contact of fem/two_body_contact.h), the same mesh without contact, and the body alone
-// on the rigid plane on the same mesh of the body, the widest SIMD width, p = 1 and 2, taking
-// turns: DoF-steps/s of each and against the one body's.
+// on the rigid plane on the same mesh of the body and on a finer one of about the two spheres'
+// dofs, the widest SIMD width, p = 1 and 2, taking turns: DoF-steps/s of each and against the
+// one body's.
 //   build/bin/bench_fem --materials [CASE] [--yield-stress Y]
 // times the elastic-plastic body (material.model "elastic-plastic", Y the case's
 // material.yield_stress unless given; default case cases/sphere-thornton-steel.json, Y = 355 MPa,
@@ -49,6 +50,7 @@
 #include "fem/fem.h"
 #include "fem/internal_force.h"
 #include "fem/targets/target.h"
+#include "meshes/meshes.h"
 
 namespace {
 
@@ -61,7 +63,8 @@ constexpr const char* kUsage =
     "  cases/socket-wang-gao-0.5mm.json).\n"
     "       bench_fem --two-body [CASE] [--level K] [--steps N] [--repeats R]\n"
     "  the two-sphere impact, its mesh without contact, and the body alone on the rigid plane\n"
-    "  (CASE defaults to cases/sphere-sphere-steel.json).\n"
+    "  on its own mesh and with about the two spheres' dofs (CASE defaults to\n"
+    "  cases/sphere-sphere-steel.json).\n"
     "       bench_fem --materials [CASE] [--yield-stress Y] [--level K] [--steps N] [--repeats R]\n"
     "  the elastic-plastic and viscoelastic (g = 1, tau = 0.05 t_c) bodies against the elastic\n"
     "  one on the same mesh (CASE defaults to cases/sphere-thornton-steel.json; Y to its\n"
@@ -152,38 +155,70 @@ void compare_targets(const std::string& file, int level, int steps, int repeats)
   }
 }
 
+// The contact resolution at which the case's body alone (c: its target the rigid plane) has the
+// dofs closest to `dofs` at its degree, on the mesh refined over `zone`: fem.contact_resolution
+// times 2^(k/16), k = 0..32 (the mesh alone is built; statistics.dofs_q1/q2 are exact).
+double resolution_for_dofs(const rebound::cases::Case& c, int level, double zone,
+                           unsigned long long dofs) {
+  double best = c.fem.contact_resolution, best_gap = -1;
+  for (int k = 0; k <= 32; ++k) {
+    rebound::cases::Case trial = c;
+    trial.fem.contact_resolution = c.fem.contact_resolution * std::pow(2.0, k / 16.0);
+    rebound::meshes::MeshOptions options = rebound::fem::mesh_options(trial, level);
+    options.contact_radius = zone;
+    const rebound::meshes::Mesh mesh = rebound::meshes::build_mesh(trial, options, MPI_COMM_WORLD);
+    const double n = double(c.fem.degree == 1 ? mesh.statistics.dofs_q1 : mesh.statistics.dofs_q2);
+    const double gap = std::abs(std::log(n / double(dofs)));
+    if (best_gap < 0 || gap < best_gap) best = trial.fem.contact_resolution, best_gap = gap;
+    if (n > double(dofs)) break;
+  }
+  return best;
+}
+
 // --two-body: the two spheres, the same two-sphere mesh in free flight (no contact: the cost of
-// the two-body contact in the step), and the body alone on the rigid plane on the same mesh of
-// the body (half the dofs, the same cells around P and time step), taking turns; DoF-steps/s.
+// the two-body contact in the step), the body alone on the rigid plane on the same mesh of the
+// body (half the dofs, the same cells around P and time step) and the body alone on the rigid
+// plane with about the two spheres' dofs (its contact zone refined further: the one-body run of
+// the same total dofs that the acceptance of the two-body contact names), taking turns;
+// DoF-steps/s, against each one-body run.
 void compare_two_body(const std::string& file, int level, int steps, int repeats) {
   const bool root = dealii::Utilities::MPI::this_mpi_process(MPI_COMM_WORLD) == 0;
   const rebound::cases::Case loaded = rebound::cases::load_case(file);
   if (root)
     std::printf(
         "%s against the body alone on the rigid plane, --level %d, %d steps, median of %d "
-        "alternating repeats\n%3s %-24s %10s %10s %12s %10s %14s %14s\n",
+        "alternating repeats\n%3s %-26s %10s %10s %12s %10s %14s %14s %16s\n",
         file.c_str(), level, steps, repeats, "p", "run", "dofs", "cells", "dt [s]", "wall [s]",
-        "DoF-steps/s", "vs one body");
+        "DoF-steps/s", "vs one body", "vs same dofs");
   for (const int degree : {1, 2}) {
     rebound::cases::Case c = loaded;
     c.fem.degree = degree;
     rebound::cases::Case plane = c;
     plane.target = rebound::cases::Target{};  // the rigid plane
     const double zone = rebound::fem::mesh_options(c, level).contact_radius;
-    constexpr int kRuns = 3;
-    const std::array<std::unique_ptr<rebound::fem::Solver>, kRuns> solvers = {
-        {started_solver(c, level, zone), started_solver(c, level, zone, 0, false),
-         started_solver(plane, level, zone)}};
+    constexpr int kRuns = 4;
+    std::array<std::unique_ptr<rebound::fem::Solver>, kRuns> solvers = {
+        {started_solver(c, level, zone),
+         started_solver(c, level, zone, 0, false),
+         started_solver(plane, level, zone),
+         {}}};
+    rebound::cases::Case finer = plane;
+    finer.fem.contact_resolution = resolution_for_dofs(plane, level, zone, solvers[0]->info().dofs);
+    solvers[3] = started_solver(finer, level, zone);
     const std::array<double, kRuns> wall = alternating_medians(solvers, steps, repeats);
     double rate[kRuns];
     for (int v = 0; v < kRuns; ++v) rate[v] = double(solvers[v]->info().dofs) * steps / wall[v];
-    const char* names[kRuns] = {"two spheres", "two spheres, no contact", "one sphere, plane"};
+    char finer_name[64];
+    std::snprintf(finer_name, sizeof finer_name, "one sphere, plane, cr %.3g",
+                  finer.fem.contact_resolution);
+    const char* names[kRuns] = {"two spheres", "two spheres, no contact", "one sphere, plane",
+                                finer_name};
     for (int v = 0; v < kRuns; ++v) {
       const auto& info = solvers[v]->info();
       if (root)
-        std::printf("%3d %-24s %10llu %10llu %12.4g %10.3f %14.4g %13.3fx\n", degree, names[v],
-                    info.dofs, info.cells, info.time_step, wall[v], rate[v],
-                    rate[v] / rate[kRuns - 1]);
+        std::printf("%3d %-26s %10llu %10llu %12.4g %10.3f %14.4g %13.3fx %15.3fx\n", degree,
+                    names[v], info.dofs, info.cells, info.time_step, wall[v], rate[v],
+                    rate[v] / rate[2], rate[v] / rate[3]);
     }
   }
 }
