@@ -19,7 +19,8 @@ lumped and half-space models are quasi-static and rate-independent in Hertz's sc
 does not depend on the speed. The FEM's can, in two ways this experiment does not separate: its
 elastic waves (the contact lasts t_c ~ v^(-1/5), the body's wave transit times are fixed) and the
 contact's size against the sphere (a_max/R ~ v^(2/5), which the half-space models take as 0).
-The mesh follows a_max ~ v^(2/5), so every speed has the same contact resolution.
+The mesh follows a_max ~ v^(2/5); its cells are the coarse mesh's halved k times, so
+h_contact/a_max is 0.31, 0.25, 0.20 at 0.5, 0.158, 0.05 m/s (`rebound mesh` prints both).
 
 Examples (the commands docs/FEM.md quotes):
   python3 scripts/stick_slip_variants.py --nu 0.3,0.4,0.45,0.49 --out results/stick-slip-beta
