@@ -38,9 +38,8 @@ import json
 import os
 import subprocess
 import sys
-import tempfile
 
-from stick_slip_convergence import richardson, write_json  # noqa: E402 (this script's folder)
+from stick_slip_convergence import lumped_value, richardson, write_json  # noqa: E402 (this script's folder)
 from stick_slip_variants import richardson_in_speed  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -67,19 +66,15 @@ def run_case(base, psi1, speed, resolution, degree):
     return name, case
 
 
-def lumped_result(rebound, case, folder, label, model):
-    path = os.path.join(folder, "lumped", label + ".json")
-    if not os.path.exists(path):
-        c = json.loads(json.dumps(case))
-        c["lumped"] = model
-        c.pop("fem")
-        with tempfile.TemporaryDirectory() as tmp:
-            write_json(os.path.join(tmp, "case.json"), c)
-            text = subprocess.run([rebound, "lumped", os.path.join(tmp, "case.json"), "--json",
-                                   "--no-plots", "-o", tmp], check=True, capture_output=True,
-                                  text=True).stdout
-        write_json(path, json.loads(text))
-    return read_json(path)
+def complete(runs, keys):
+    """The runs of a series in the order of keys, or None while one of them is missing."""
+    series = [runs.get(k) for k in keys]
+    return None if any(r is None for r in series) else series
+
+
+def last_with_spread(qs):
+    """A series without an order: its last value, the bar its largest difference from the others."""
+    return qs[-1], max(abs(q - qs[-1]) for q in qs)
 
 
 def f(x, digits=4):
@@ -137,7 +132,7 @@ def main():
                    "wall_time_s": fem["wall_time"], "psi2_fem": fem["psi2"],
                    "e_fem": fem["e_newton"], "energy_balance_error": fem["energy_balance_error"]}
             for label, model in LUMPED:
-                lumped = lumped_result(args.rebound, case, folder, label, model)
+                lumped = lumped_value(args.rebound, case, label, model, folder)
                 row[f"psi2_{label}"] = lumped["psi2"]
                 row[f"e_{label}"] = lumped["e_newton"]
             runs[(psi1, speed, resolution)] = row
@@ -176,8 +171,8 @@ def write_tables(runs, psi1s, resolutions, speeds):
               "|---|---|---|---|---|---|"]
     mesh = {}
     for psi1 in psi1s:
-        series = [runs.get((psi1, MESH_SPEED, c)) for c in resolutions]
-        if any(s is None for s in series):
+        series = complete(runs, [(psi1, MESH_SPEED, c) for c in resolutions])
+        if series is None:
             continue
         hs = [s["h_contact_m"] for s in series]
         qs = [s["psi2_fem"] for s in series]
@@ -186,8 +181,8 @@ def write_tables(runs, psi1s, resolutions, speeds):
         if rich["status"] == "ok":
             value, error = rich["extrapolated"], rich["error_estimate"]
             order = f"{rich['order']:.2f}"
-        else:  # no order: the finest run, its bar the largest difference from the others
-            value, error = qs[-1], max(abs(q - qs[-1]) for q in qs)
+        else:  # no order: the finest run
+            value, error = last_with_spread(qs)
             order = f"none ({rich['status']})"
         mesh[psi1] = (value, error, qs[resolutions.index(SPEED_RESOLUTION)])
         lines.append(f"| {psi1:g} | " + " / ".join(f"{q:+.4f}" for q in qs) + " | " +
@@ -199,13 +194,13 @@ def write_tables(runs, psi1s, resolutions, speeds):
               "|---|---|---|---|---|---|"]
     rate = {}
     for psi1 in psi1s:
-        series = [runs.get((psi1, v, SPEED_RESOLUTION)) for v in speeds]
-        if any(s is None for s in series):
+        series = complete(runs, [(psi1, v, SPEED_RESOLUTION) for v in speeds])
+        if series is None:
             continue
         qs = [s["psi2_fem"] for s in series]
         order, q0 = richardson_in_speed(speeds[-3:], qs[-3:])
-        if q0 is None:  # no order: the slowest run, its bar the largest difference from the others
-            q0, bar = qs[-1], max(abs(q - qs[-1]) for q in qs)
+        if q0 is None:  # no order: the slowest run
+            q0, bar = last_with_spread(qs)
         else:
             bar = abs(q0 - qs[-1])
         rate[psi1] = (q0, bar)
