@@ -129,6 +129,9 @@ struct State {
   BodyState target;
   int contact_sweeps = 0;
   double contact_penetration = 0;
+  // Whether those sweeps met their tolerance (false: they stopped at their limit, the step's
+  // contact impulses not converged; the run counts such steps and warns).
+  bool contact_converged = true;
   // Set when the step cannot be trusted (the run fails with it): the two bodies' contact reached
   // the edge of the tabled contact surfaces.
   std::string problem;

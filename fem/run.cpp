@@ -210,6 +210,37 @@ std::string step_problem(const State& s, double total_energy, double initial_ene
   return "";
 }
 
+// The two-body contact's Gauss-Seidel sweeps over the run (fem/two_body_contact.h): the most one
+// step took, and the steps whose sweeps stopped at their limit short of the tolerance (that step's
+// impulses not converged: a warning, and summary.json's contact_unconverged_steps).
+class ContactSweeps {
+ public:
+  void observe(const State& s) {
+    most_ = std::max(most_, s.contact_sweeps);
+    if (!s.contact_converged && unconverged_++ == 0) first_time_ = s.time;
+  }
+  void warn(RunResult& result) const {
+    if (unconverged_ == 0) return;
+    char text[384];
+    std::snprintf(text, sizeof text,
+                  "the two-body contact's sweeps stopped at their limit (%d) without meeting their "
+                  "tolerance in %lld steps, the first at t = %.6g s: those steps' contact impulses "
+                  "are not converged",
+                  most_, unconverged_, first_time_);
+    result.warnings.push_back(text);
+  }
+  void record(nlohmann::json& summary) const {
+    if (most_ == 0) return;  // no two-body contact
+    summary["contact_sweeps_max"] = most_;
+    summary["contact_unconverged_steps"] = unconverged_;
+  }
+
+ private:
+  int most_ = 0;
+  long long unconverged_ = 0;
+  double first_time_ = 0;
+};
+
 // Whether the stop flag is set on any rank (checked every 16 steps; collective).
 bool interrupted(const RunOptions& options, const State& s, MPI_Comm communicator) {
   if (!options.interrupt || s.step % 16 != 0) return false;
@@ -256,6 +287,7 @@ RunResult run(const cases::Case& c, const RunOptions& options, MPI_Comm communic
     result.history.push_back(make_row(result.initial, nullptr, dt, 0));
 
   double friction = 0;
+  ContactSweeps sweeps;
   dealii::Timer loop_timer(communicator);
   while (result.status == "completed") {
     solver->step();
@@ -264,6 +296,7 @@ RunResult run(const cases::Case& c, const RunOptions& options, MPI_Comm communic
     result.history.push_back(
         make_row(s, result.history.empty() ? nullptr : &result.history.back(), dt, friction));
     end.observe(s);
+    sweeps.observe(s);
     result.message =
         step_problem(s, result.history.back().total_energy, e0, options.energy_growth_bound);
     if (!result.message.empty()) {
@@ -289,6 +322,7 @@ RunResult run(const cases::Case& c, const RunOptions& options, MPI_Comm communic
   result.final = solver->state();
   if (result.status == "completed") end.judge(result.final, result);
   frames.finish(result.final, result);
+  sweeps.warn(result);
   result.wall_time = timer.wall_time();
 
   smooth_normal_force(result.history, dt);
@@ -296,6 +330,7 @@ RunResult run(const cases::Case& c, const RunOptions& options, MPI_Comm communic
   // summary() checks the quantities of a completed run (observables/checks.h).
   result.status = result.summary["status"].get<std::string>();
   if (result.summary.contains("message")) result.message = result.summary["message"];
+  sweeps.record(result.summary);
   result.summary["wall_time"] = result.wall_time;
   result.summary["loop_wall_time"] = loop_seconds;
   result.summary["dof_steps_per_second"] =

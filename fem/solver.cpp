@@ -846,6 +846,7 @@ StepContact SolverImpl<p>::two_body_contact(double dt) {
   }
   state_.contact_sweeps = r.sweeps;
   state_.contact_penetration = r.penetration;
+  state_.contact_converged = r.converged;
   if (r.travel >= r.margin) {
     char text[320];
     std::snprintf(text, sizeof text,

@@ -315,7 +315,8 @@ TwoBodyContactResult two_body_contact(std::vector<SurfaceNode>& nodes,
     result.sweeps = sweep + 1;
     result.penetration = penetration;
     result.correction = correction;
-    if (correction <= tolerance) break;
+    result.converged = correction <= tolerance;
+    if (result.converged) break;
   }
 
   for (std::size_t i = 0; i < n; ++i) {

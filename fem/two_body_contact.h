@@ -72,6 +72,8 @@ struct TwoBodyContactResult {
   int sweeps = 0;
   double penetration = 0;  // the last sweep's largest predicted penetration removed, m
   double correction = 0;   // the last sweep's largest correction (options.tolerance), m
+  // Whether the sweeps ended within the tolerance (false: options.max_sweeps ended them).
+  bool converged = true;
   std::array<int, 2> contact_nodes{{0, 0}};  // nodes of each body with a normal impulse
   std::array<double, 2> contact_area{{0, 0}};
   std::array<Eigen::Vector3d, 2> impulse{{Eigen::Vector3d::Zero(), Eigen::Vector3d::Zero()}};

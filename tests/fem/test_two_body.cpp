@@ -163,6 +163,30 @@ TEST(TwoBodyContact, CoulombFrictionSlipsOrSticks) {
   }
 }
 
+namespace {
+
+// Four nodes of the body pressed onto one facet of the target (so their sweeps are coupled),
+// moving with velocities times scale, mu = 0.3.
+std::pair<rebound::fem::TwoBodyContactResult, Patch> coupled_impact(double scale,
+                                                                    int max_sweeps = 200) {
+  const double h = 1e-3, m = 2e-4, m0 = 3e-4, dt = 1e-7;
+  Patch p = patch(h, m, {0.25e-3, 0, 0.25e-3}, m0);
+  const double at[3][2] = {{0.75e-3, 0.25e-3}, {0.25e-3, 0.75e-3}, {0.75e-3, 0.75e-3}};
+  for (const auto& xz : at) {
+    SurfaceNode s = p.nodes[4];
+    s.X = {xz[0], 0, xz[1]};
+    p.nodes.push_back(s);
+  }
+  for (int k = 4; k < 8; ++k)
+    p.nodes[k].v = p.nodes[k].v_previous = scale * Eigen::Vector3d(0.1 * (k - 4), -1.0, 0.05);
+  rebound::fem::TwoBodyContactOptions options;
+  options.friction = 0.3;
+  options.max_sweeps = max_sweeps;
+  return std::make_pair(rebound::fem::two_body_contact(p.nodes, p.facets, dt, options), p);
+}
+
+}  // namespace
+
 // The sweeps stop on a tolerance relative to the step's motion, so a slow impact converges as a
 // fast one does. Four nodes pressed onto one facet with friction (some stick, some slip): the
 // contact step is homogeneous of degree one in the velocities (the gaps at t_n are zero, the
@@ -171,21 +195,8 @@ TEST(TwoBodyContact, CoulombFrictionSlipsOrSticks) {
 // tolerance in metres, the contact's first form, stopped the slow one after one sweep: at low
 // speed its friction was not converged, docs/FEM.md "Two identical spheres, oblique".)
 TEST(TwoBodyContact, SlowImpactConvergesAsAFastOne) {
-  const double h = 1e-3, m = 2e-4, m0 = 3e-4, dt = 1e-7, mu = 0.3;
-  const auto impact = [&](double scale) {
-    Patch p = patch(h, m, {0.25e-3, 0, 0.25e-3}, m0);
-    const double at[3][2] = {{0.75e-3, 0.25e-3}, {0.25e-3, 0.75e-3}, {0.75e-3, 0.75e-3}};
-    for (const auto& xz : at) {
-      SurfaceNode s = p.nodes[4];
-      s.X = {xz[0], 0, xz[1]};
-      p.nodes.push_back(s);
-    }
-    for (int k = 4; k < 8; ++k)
-      p.nodes[k].v = p.nodes[k].v_previous = scale * Eigen::Vector3d(0.1 * (k - 4), -1.0, 0.05);
-    rebound::fem::TwoBodyContactOptions options;
-    options.friction = mu;
-    return std::make_pair(rebound::fem::two_body_contact(p.nodes, p.facets, dt, options), p);
-  };
+  const double mu = 0.3;
+  const auto impact = [](double scale) { return coupled_impact(scale); };
   const auto [fast, fast_nodes] = impact(1.0);
   const auto [slow, slow_nodes] = impact(1e-4);
   ASSERT_GT(fast.sweeps, 2);  // the nodes share the facet: the sweeps are coupled
@@ -201,6 +212,20 @@ TEST(TwoBodyContact, SlowImpactConvergesAsAFastOne) {
     slipping += fast.friction_impulse[k].norm() > (1 - 1e-9) * mu * fast.normal_impulse[k].norm();
   EXPECT_GT(slipping, 0);  // both regimes of the cone are exercised
   EXPECT_LT(slipping, 4);
+  EXPECT_TRUE(fast.converged);
+  EXPECT_TRUE(slow.converged);
+}
+
+// Sweeps stopped by their limit before the tolerance is met are reported (the run warns of such
+// steps, fem/run.cpp); the limit at the sweeps the tolerance needs is not.
+TEST(TwoBodyContact, SweepsStoppedShortOfTheToleranceAreReported) {
+  const int needed = coupled_impact(1.0).first.sweeps;
+  ASSERT_GT(needed, 2);
+  const auto short_of_it = coupled_impact(1.0, needed - 1).first;
+  EXPECT_EQ(short_of_it.sweeps, needed - 1);
+  EXPECT_FALSE(short_of_it.converged);
+  EXPECT_GT(short_of_it.correction, 1e-4 * short_of_it.travel);
+  EXPECT_TRUE(coupled_impact(1.0, needed).first.converged);
 }
 
 namespace {
@@ -239,6 +264,9 @@ const rebound::fem::RunResult& two_sphere_run() {
 TEST(FemTwoBody, IdenticalSpheresHeadOnAreTwoBodyHertz) {
   const auto& r = two_sphere_run();
   ASSERT_EQ(r.status, "completed") << r.message;
+  // Every step's sweeps met their tolerance (the run warns of those that did not).
+  EXPECT_EQ(r.summary["contact_unconverged_steps"].get<long long>(), 0);
+  EXPECT_GE(r.summary["contact_sweeps_max"].get<int>(), 1);
   const auto h = rebound::cases::derive(two_spheres(1)).hertz;
   const double duration = r.summary["contact_duration"], peak = r.summary["peak_normal_force"];
   const auto& s0 = r.initial;
