@@ -150,8 +150,23 @@ struct ContactSurfaces {
   std::vector<int> counts, offsets;  // per rank, doubles of the per-step exchange
   std::vector<double> mine, all;     // its buffers: this rank's rows, every rank's
   TwoBodyContactOptions options;
-  double radius = 0;  // the boundary within this distance of P is tabled, m
+  PartnerSearchShare share;  // the ranks' shares of the partner search
+  double radius = 0;         // the boundary within this distance of P is tabled, m
 };
+
+// Every rank's rows concatenated in rank order (the sizes first, then the rows).
+std::vector<double> gather_rows(const std::vector<double>& mine, MPI_Comm communicator) {
+  int ranks = 0;
+  MPI_Comm_size(communicator, &ranks);
+  const int size = int(mine.size());
+  std::vector<int> counts(ranks), offsets(ranks, 0);
+  MPI_Allgather(&size, 1, MPI_INT, counts.data(), 1, MPI_INT, communicator);
+  for (int r = 1; r < ranks; ++r) offsets[r] = offsets[r - 1] + counts[r - 1];
+  std::vector<double> all(std::size_t(offsets.back() + counts.back()));
+  MPI_Allgatherv(mine.data(), size, MPI_DOUBLE, all.data(), counts.data(), offsets.data(),
+                 MPI_DOUBLE, communicator);
+  return all;
+}
 
 template <int p>
 class SolverImpl final : public Solver {
@@ -719,6 +734,11 @@ void SolverImpl<p>::setup_contact_surfaces() {
   ContactSurfaces& t = surfaces_;
   t.radius = deformable_->surface_radius;
   t.options.friction = deformable_->friction;
+  t.share.rank = int(Utilities::MPI::this_mpi_process(communicator_));
+  t.share.ranks = int(Utilities::MPI::n_mpi_processes(communicator_));
+  t.share.gather = [communicator = communicator_](const std::vector<double>& rows) {
+    return gather_rows(rows, communicator);
+  };
   const std::vector<std::vector<double>> all_facets =
       Utilities::MPI::all_gather(communicator_, owned_contact_facets(t.radius));
   // The nodes the facets reach (x dofs), and which of them this rank owns.
@@ -835,7 +855,7 @@ StepContact SolverImpl<p>::two_body_contact(double dt) {
     n.v = Eigen::Vector3d(all[k + 4], all[k + 5], all[k + 6]);
     n.v_previous = Eigen::Vector3d(all[k + 7], all[k + 8], all[k + 9]);
   }
-  const TwoBodyContactResult r = fem::two_body_contact(t.nodes, t.facets, dt, t.options);
+  const TwoBodyContactResult r = fem::two_body_contact(t.nodes, t.facets, dt, t.options, t.share);
   // Every owned node of the table is written: its contact force is J / dt, zero without contact.
   for (const auto& [index, dof] : t.owned) {
     const Eigen::Vector3d impulse = r.normal_impulse[index] + r.friction_impulse[index];

@@ -176,17 +176,17 @@ struct Partner {
   double w = 0;
 };
 
-// candidates: (the squared distance from the node to the facet's corner box, the facet), in
-// increasing order: the patch lies in its corners' box, so a facet whose box is not nearer than
-// the nearest point found so far has none nearer, and nor has any after it.
-Partner closest_partner(const std::vector<SurfaceNode>& nodes, const std::vector<Facet>& facets,
-                        const std::vector<Corners>& corner_positions,
-                        const std::vector<std::pair<double, int>>& candidates,
-                        const std::vector<Eigen::Vector3d>& normal, std::size_t s) {
+// The closest point to node s of the target's surface: (facet, (xi, eta)). candidates: (the
+// squared distance from the node to the facet's corner box, the facet), in increasing order: the
+// patch lies in its corners' box, so a facet whose box is not nearer than the nearest point found
+// so far has none nearer, and nor has any after it.
+std::pair<int, Eigen::Vector2d> closest_facet_point(
+    const std::vector<SurfaceNode>& nodes, const std::vector<Corners>& corner_positions,
+    const std::vector<std::pair<double, int>>& candidates, std::size_t s) {
   const Eigen::Vector3d x = position(nodes[s]);
   double best = std::numeric_limits<double>::max();
   int facet = -1;
-  Eigen::Vector2d at;
+  Eigen::Vector2d at = Eigen::Vector2d::Zero();
   for (const auto& [box_distance, i] : candidates) {
     if (box_distance >= best) break;
     const Corners& corners = corner_positions[i];
@@ -197,6 +197,14 @@ Partner closest_partner(const std::vector<SurfaceNode>& nodes, const std::vector
     const double distance = (x - point).squaredNorm();
     if (distance < best) best = distance, facet = i, at = q;
   }
+  return {facet, at};
+}
+
+// Node s's partner at the point (xi, eta) = at of the facet.
+Partner partner_at(const std::vector<SurfaceNode>& nodes, const std::vector<Facet>& facets,
+                   const std::vector<Corners>& corner_positions,
+                   const std::vector<Eigen::Vector3d>& normal, std::size_t s, int facet,
+                   const Eigen::Vector2d& at) {
   const Facet& f = facets[facet];
   const Corners& corners = corner_positions[facet];
   Partner partner;
@@ -216,17 +224,21 @@ Partner closest_partner(const std::vector<SurfaceNode>& nodes, const std::vector
 
 // The step's partners of the body's nodes (body 0's): found once, at t_n, and fixed over the
 // step's sweeps. A node with no facet of the target near it has none: the list holds the nodes
-// that have one, in the table's order.
+// that have one, in the table's order. The search (the R-tree query and the projections, most of
+// the contact's time) is shared between the ranks (PartnerSearchShare).
 std::vector<Partner> partners(const std::vector<SurfaceNode>& nodes,
-                              const std::vector<Facet>& facets, double& margin) {
+                              const std::vector<Facet>& facets, double& margin,
+                              const PartnerSearchShare& share) {
   const std::vector<Corners> corners = target_corners(nodes, facets);
   const Tree tree = target_facet_tree(facets, corners, margin);
   const std::vector<Eigen::Vector3d> normal = nodal_normals(nodes, facets, corners);
-  std::vector<Partner> result;
+  std::vector<double> rows;  // node, facet, xi, eta
   std::vector<Entry> found;
   std::vector<std::pair<double, int>> candidates;
+  int body_node = -1;
   for (std::size_t s = 0; s < nodes.size(); ++s) {
     if (nodes[s].body == 1) continue;
+    if (++body_node % share.ranks != share.rank) continue;
     const Eigen::Vector3d x = position(nodes[s]);
     found.clear();
     tree.query(bgi::intersects(BoxPoint(x[0], x[1], x[2])), std::back_inserter(found));
@@ -240,8 +252,19 @@ std::vector<Partner> partners(const std::vector<SurfaceNode>& nodes,
     }
     // nearest box first (ties by index: the R-tree's order is not ours)
     std::sort(candidates.begin(), candidates.end());
-    result.push_back(closest_partner(nodes, facets, corners, candidates, normal, s));
+    const auto [facet, at] = closest_facet_point(nodes, corners, candidates, s);
+    rows.insert(rows.end(), {double(s), double(facet), at[0], at[1]});
   }
+  if (share.ranks > 1) rows = share.gather(rows);
+  std::vector<std::array<double, 4>> found_points(rows.size() / 4);
+  for (std::size_t k = 0; k < found_points.size(); ++k)
+    std::copy(rows.begin() + 4 * k, rows.begin() + 4 * k + 4, found_points[k].begin());
+  std::sort(found_points.begin(), found_points.end());  // the table's order (nodes are unique)
+  std::vector<Partner> result;
+  result.reserve(found_points.size());
+  for (const auto& [s, facet, xi, eta] : found_points)
+    result.push_back(partner_at(nodes, facets, corners, normal, std::size_t(s), int(facet),
+                                Eigen::Vector2d(xi, eta)));
   return result;
 }
 
@@ -253,14 +276,15 @@ std::vector<Partner> partners(const std::vector<SurfaceNode>& nodes,
 // and limiting its tangential impulse to Coulomb's cone.
 TwoBodyContactResult two_body_contact(std::vector<SurfaceNode>& nodes,
                                       const std::vector<Facet>& facets, double dt,
-                                      const TwoBodyContactOptions& options) {
+                                      const TwoBodyContactOptions& options,
+                                      const PartnerSearchShare& share) {
   const std::size_t n = nodes.size();
   TwoBodyContactResult result;
   result.normal_impulse.assign(n, Eigen::Vector3d::Zero());
   result.friction_impulse.assign(n, Eigen::Vector3d::Zero());
   std::vector<Slave> slaves(n);
   const double mu = options.friction;
-  const std::vector<Partner> partner = partners(nodes, facets, result.margin);
+  const std::vector<Partner> partner = partners(nodes, facets, result.margin, share);
   for (const SurfaceNode& node : nodes) result.travel = std::max(result.travel, dt * node.v.norm());
 
   const auto apply = [&](std::size_t s, const Combination& point, const Eigen::Vector3d& impulse,

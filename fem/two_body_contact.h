@@ -3,7 +3,8 @@
 // against the target body's facets, body 1), the impulses shared between a node and the facet
 // point it meets in proportion to the facet's interpolation weights. No deal.II: it acts on a
 // replicated table of the contact surfaces' nodes (fem/solver.cpp fills it on every rank), so it
-// can be tested on its own (tests/fem/test_two_body.cpp).
+// can be tested on its own (tests/fem/test_two_body.cpp). The ranks share the search for the
+// nodes' partners (PartnerSearchShare); the sweeps run on every rank alike.
 //
 // The method (Taylor & Flanagan 1989, PRONTO-3D; Carpenter, Taylor & Katona 1991, the forward
 // increment Lagrange multipliers; Heinstein, Mello, Attaway & Laursen 2000; Belytschko, Liu &
@@ -30,6 +31,7 @@
 
 #include <Eigen/Dense>
 #include <array>
+#include <functional>
 #include <utility>
 #include <vector>
 
@@ -64,6 +66,16 @@ struct TwoBodyContactOptions {
   int max_sweeps = 200;  // ... or after this many sweeps (TwoBodyContactResult::sweeps)
 };
 
+// How the MPI ranks share the search for the body's nodes' partners (fem/solver.cpp; the default,
+// one rank, searches them all): this rank searches every ranks-th of the body's tabled nodes from
+// the rank-th on, and gather returns every rank's rows (4 doubles each: node, facet, xi, eta)
+// concatenated. The partners are then formed from the rows on every rank, in the table's order, so
+// the result is the same to the last bit for any number of ranks.
+struct PartnerSearchShare {
+  int rank = 0, ranks = 1;
+  std::function<std::vector<double>(const std::vector<double>&)> gather;
+};
+
 struct TwoBodyContactResult {
   // per node: the normal and the tangential impulse of this step, N s
   std::vector<Eigen::Vector3d> normal_impulse, friction_impulse;
@@ -91,7 +103,8 @@ struct TwoBodyContactResult {
 // same order gives the same bits on every rank.
 TwoBodyContactResult two_body_contact(std::vector<SurfaceNode>& nodes,
                                       const std::vector<Facet>& facets, double dt,
-                                      const TwoBodyContactOptions& options);
+                                      const TwoBodyContactOptions& options,
+                                      const PartnerSearchShare& share = {});
 
 // The closest point of the bilinear patch x(xi, eta) with corners x[0..3] (order above) to the
 // point s: (xi, eta) in [0, 1]^2 (Newton on the squared distance, projected onto the square).
