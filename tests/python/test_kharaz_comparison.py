@@ -13,9 +13,12 @@ Two facts, each with its own tolerance:
 The half-space models are left out (93 s for the whole script); the MDR bed is the same physics
 within 0.007 in Psi2 (tests/halfspace/test_models_agree.cpp)."""
 
+import csv
 import math
 import os
+import subprocess
 import sys
+import tempfile
 import unittest
 
 import rebound
@@ -62,6 +65,56 @@ class MeasuredData(unittest.TestCase):
             for (angle, measured), value in zip(data[quantity], values):
                 self.assertLess(abs(value - measured), bound,
                                 f"{quantity} at {angle} deg: MDR {value}, measured {measured}")
+
+
+class FemTable(unittest.TestCase):
+    """scripts/kharaz_fem_table.py on two made-up sweeps: each column is read from its own file and
+    model, the differences are FEM minus the coupled half-space model, and a run that did not
+    complete stops the script naming the file."""
+
+    COLUMNS = ["incidence_angle_rad", "tangential_cor", "spin_final_rad_per_s", "e_newton"]
+
+    def write(self, path, rows, model_column):
+        with open(path, "w", newline="") as stream:
+            writer = csv.writer(stream)
+            writer.writerow(self.COLUMNS + (["model"] if model_column else ["status", "error"]))
+            writer.writerows(rows)
+
+    def sweeps(self, directory, glass_status="completed"):
+        glass, rigid = os.path.join(directory, "glass"), os.path.join(directory, "rigid")
+        for d in (glass, rigid):
+            os.mkdir(d)
+        a5, a10 = math.radians(5), math.radians(10)
+        self.write(os.path.join(glass, "sweep_fem.csv"),
+                   [[a5, 0.6562, -114.88, 0.98675, glass_status, ""],
+                    [a10, 0.6188, -254.5, 0.9877, "completed", ""]], False)
+        self.write(os.path.join(rigid, "sweep_fem.csv"),
+                   [[a5, 0.5751, -141.2, 0.9969, "completed", ""],
+                    [a10, 0.5652, -289.0, 0.9975, "completed", ""]], False)
+        self.write(os.path.join(glass, "sweep.csv"),
+                   [[a5, 0.6457, -120.4, 1.0, "halfspace"], [a10, 0.6140, -261.4, 1.0, "halfspace"],
+                    [a5, 0.7360, -90.0, 1.0, "mdr"], [a10, 0.6360, -246.0, 1.0, "mdr"]], True)
+        self.write(os.path.join(rigid, "sweep.csv"),
+                   [[a5, 0.6090, -150.0, 1.0, "halfspace"],
+                    [a10, 0.5940, -300.0, 1.0, "halfspace"]], True)
+        return subprocess.run([sys.executable, os.path.join(SOURCE_DIR, "scripts", "kharaz_fem_table.py"),
+                               "--glass", glass, "--rigid", rigid], capture_output=True, text=True)
+
+    def test_columns_and_differences(self):
+        with tempfile.TemporaryDirectory() as directory:
+            result = self.sweeps(directory)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        lines = result.stdout.splitlines()
+        self.assertIn("| 5 | 0.656 | 0.646 | 0.736 | 0.575 | 0.609 | +0.010 | −0.034 |", lines)
+        self.assertIn("| 10 | 0.619 | 0.614 | 0.636 | 0.565 | 0.594 | +0.005 | −0.029 |", lines)
+        self.assertIn("| 5 | 115 | 120 | 90 | 141 | 0.9868 | 0.9969 |", lines)
+
+    def test_an_incomplete_run_stops_it(self):
+        with tempfile.TemporaryDirectory() as directory:
+            result = self.sweeps(directory, glass_status="failed")
+        self.assertNotEqual(result.returncode, 0)
+        self.assertIn("glass/sweep_fem.csv", result.stderr)
+        self.assertIn("failed", result.stderr)
 
 
 if __name__ == "__main__":
