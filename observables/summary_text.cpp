@@ -85,6 +85,15 @@ std::string fem_summary_text(const nlohmann::json& s, const std::string& directo
   out += cases::format("  lambda (case/mesh)  %s / %s   theta (case/mesh) %s / %s rad\n",
                        value_text(s["lambda"]).c_str(), value_text(s["lambda_mesh"]).c_str(),
                        value_text(s["theta"]).c_str(), value_text(s["theta_mesh"]).c_str());
+  // A run that stopped before the bodies separated (interrupted, failed, or the contact not ended
+  // at fem.end_time): its numbers are the state when it stopped, not the rebound; say so first.
+  const std::string status = s["status"].get<std::string>();
+  if (status != "completed")
+    out += cases::format(
+        "  NOT A REBOUND (status %s%s%s): the numbers below are the bodies' state when "
+        "the run stopped\n",
+        status.c_str(), s.contains("message") ? ": " : "",
+        s.contains("message") ? s["message"].get<std::string>().c_str() : "");
   out += rebound_quantities_text(s);
   if (s.contains("hertz")) {
     out += cases::format("  contact duration    %-12s s     Hertz           %s s\n",
@@ -97,9 +106,8 @@ std::string fem_summary_text(const nlohmann::json& s, const std::string& directo
   out += cases::format("  energy balance err  %-12s       DoF-steps/s     %s\n",
                        value_text(s["energy_balance_error"]).c_str(),
                        value_text(s["dof_steps_per_second"], "%.3g").c_str());
-  out +=
-      cases::format("  status              %s, %s s wall\n", s["status"].get<std::string>().c_str(),
-                    value_text(s["wall_time"], "%.1f").c_str());
+  out += cases::format("  status              %s, %s s wall\n", status.c_str(),
+                       value_text(s["wall_time"], "%.1f").c_str());
   // solution.pvd only when frames were written (--frames 0 writes none; a failed run may stop
   // before the first).
   const bool frames = std::filesystem::exists(std::filesystem::path(directory) / "solution.pvd");

@@ -17,6 +17,7 @@
 #include "observables/output_folder.h"
 #include "observables/provenance.h"
 #include "observables/quantities.h"
+#include "observables/summary_text.h"
 #include "observables/units.h"
 
 using namespace rebound::observables;
@@ -57,6 +58,32 @@ TEST(Quantities, SummaryJsonRoundTripWithNullForUndefined) {
   EXPECT_EQ(q.center_velocity_final, Eigen::Vector2d(0.1, 0.2));
   EXPECT_EQ(q.scalar("e_newton"), 0.9);
   EXPECT_TRUE(std::isnan(q.scalar("not a key")));
+}
+
+// A run that stopped before the bodies separated prints its numbers under a line that says they
+// are not the rebound (an interrupted `rebound fem` printed e and Psi2 as if they were); a
+// completed run has no such line.
+TEST(SummaryText, AnFemRunThatDidNotCompleteSaysItsNumbersAreNotTheRebound) {
+  Summary summary;
+  summary.case_name = "c";
+  summary.solver = "fem";
+  summary.quantities.e_newton = 0.5;
+  nlohmann::json s = to_json(summary);
+  for (const char* key :
+       {"degree", "dofs", "cells", "time_step", "steps", "end_time", "lambda_mesh", "theta_mesh",
+        "energy_balance_error", "dof_steps_per_second", "wall_time"})
+    s[key] = 1.0;
+  s["mpi_ranks"] = 1;
+  const std::string completed = fem_summary_text(s, "/nonexistent");
+  EXPECT_EQ(completed.find("NOT A REBOUND"), std::string::npos) << completed;
+  s["status"] = "interrupted";
+  s["message"] = "interrupted at step 640";
+  const std::string interrupted = fem_summary_text(s, "/nonexistent");
+  const auto warning = interrupted.find(
+      "NOT A REBOUND (status interrupted: interrupted at step 640): the numbers below are the "
+      "bodies' state when the run stopped");
+  ASSERT_NE(warning, std::string::npos) << interrupted;
+  EXPECT_LT(warning, interrupted.find("e (Newton)")) << "the line comes before the numbers";
 }
 
 TEST(History, CsvRoundTripDecimationAndInterpolation) {
