@@ -178,7 +178,11 @@ std::vector<SweepPoint> run_sweep(const cases::Case& base, SweepVariable variabl
               c, d,
               variable == SweepVariable::sample ? std::uint64_t(point.value) : std::uint64_t(i));
         const Outcome o = solve(c, d, false, control);
-        point.scalars = rebound_quantities(c, d, o).scalars();
+        const observables::ReboundQuantities q = rebound_quantities(c, d, o);
+        point.scalars = q.scalars();
+        if (c.target.moves())
+          point.free_target = std::array{q.target_center_velocity_final.x(),
+                                         q.target_center_velocity_final.y(), q.target_spin_final};
         for (const Phase& p : o.phases)
           point.phases += (point.phases.empty() ? "" : "-") + std::string(to_string(p.mode));
         point.gamma_t = o.impulse.x();
@@ -276,13 +280,18 @@ std::string sweep_csv(const SweepRange& range, const std::vector<ModelSweep>& sw
   std::string out = observables::csv_column(std::string("sweep_") + to_string(range.variable));
   for (const auto& key : keys) out += "," + observables::csv_column(key);
   out += ",phases,error,model";
-  bool draws = false;
+  bool draws = false, free_target = false;
   for (const ModelSweep& sweep : sweeps)
-    for (const SweepPoint& row : sweep.rows) draws = draws || row.draw.has_value();
+    for (const SweepPoint& row : sweep.rows) {
+      draws = draws || row.draw.has_value();
+      free_target = free_target || row.free_target.has_value();
+    }
   if (draws)
     for (const char* key :
          {"energy_flux_density", "restitution_mean", "restitution_std", "restitution"})
       out += "," + observables::csv_column(key);
+  if (free_target)
+    for (const char* key : kFreeTargetColumns) out += "," + observables::csv_column(key);
   out += "\n";
   char cell[64];
   for (const ModelSweep& sweep : sweeps)
@@ -309,6 +318,14 @@ std::string sweep_csv(const SweepRange& range, const std::vector<ModelSweep>& sw
       } else if (draws) {
         out += ",,,,";
       }
+      if (free_target)
+        for (std::size_t k = 0; k < kFreeTargetColumns.size(); ++k) {
+          out += ",";
+          if (row.free_target && std::isfinite((*row.free_target)[k])) {
+            std::snprintf(cell, sizeof cell, "%.10g", (*row.free_target)[k]);
+            out += cell;
+          }
+        }
       out += "\n";
     }
   return out;

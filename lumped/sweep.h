@@ -1,9 +1,11 @@
 // Parameter sweeps of a lumped model over Psi1, incidence angle or friction, on all cores.
 #pragma once
 
+#include <array>
 #include <atomic>
 #include <functional>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -50,7 +52,16 @@ struct SweepPoint {
   // The restitution of the point's impact when the case's lumped.restitution is a table (and its
   // model takes it): impact `value` of the seed for a sample sweep, the point's index otherwise.
   std::optional<RestitutionDraw> draw;
+  // A free target (target.type "sphere"): its centre velocity (t, n) and spin after the impact, in
+  // the columns kFreeTargetColumns (m/s, m/s, rad/s); empty for a fixed target.
+  std::optional<std::array<double, 3>> free_target;
 };
+
+// The columns a sweep of a case with a free target adds (sweep.csv, sweep_fem.csv, --json, the
+// Python module's sweep): summary.json's target_center_velocity_final (t, n) and
+// target_spin_final.
+inline constexpr std::array<const char*, 3> kFreeTargetColumns = {
+    {"target_center_velocity_final_t", "target_center_velocity_final_n", "target_spin_final"}};
 
 // The most worker threads a sweep takes (`rebound sweep --threads N`, rebound.sweep's threads).
 constexpr int kMaxSweepThreads = 256;

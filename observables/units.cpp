@@ -38,6 +38,8 @@ const std::vector<std::pair<std::string, std::string>>& unit_table() {
       // A free target (target.type "sphere"): its state after the impact.
       {"target_center_velocity_final", "m/s"},
       {"target_spin_final", "rad/s"},
+      {"target_center_velocity_final_t", "m/s"},  // sweep.csv (lumped::kFreeTargetColumns)
+      {"target_center_velocity_final_n", "m/s"},
       // A restitution table's value at an impact (summary.json's restitution_draw, sweep.csv).
       {"restitution_mean", "1"},
       {"restitution_std", "1"},

@@ -282,6 +282,16 @@ py::dict run_sweep(const py::object& what, const std::string& variable_name,
       out[py::str(observables::csv_column(key))] = column;
     }
   }
+  // A free target sphere's velocity and spin after each impact, as sweep.csv's last columns.
+  if (base.target.moves())
+    for (std::size_t k = 0; k < lumped::kFreeTargetColumns.size(); ++k) {
+      py::array_t<double> column(n);
+      for (py::ssize_t i = 0; i < n; ++i) {
+        const auto& target = rows[static_cast<std::size_t>(i)].free_target;
+        column.mutable_data()[i] = target ? (*target)[k] : std::numeric_limits<double>::quiet_NaN();
+      }
+      out[py::str(observables::csv_column(lumped::kFreeTargetColumns[k]))] = column;
+    }
   return out;
 }
 

@@ -51,6 +51,11 @@ FemSweepResult run_fem_sweep(const cases::Case& base, const lumped::SweepRange& 
   for (const char* extra : {"phases", "error", "status", "level", "dofs", "cells", "h_contact",
                             "time_step", "steps", "wall_time", "case", "case_hash", "directory"})
     table.columns.emplace_back(extra);
+  // A free target sphere's state after the impact (summary.json's target_center_velocity_final
+  // and target_spin_final), last.
+  const bool free_target = base.target.moves();
+  if (free_target)
+    for (const char* key : lumped::kFreeTargetColumns) table.columns.emplace_back(key);
 
   struct Point {
     int index;
@@ -151,6 +156,14 @@ FemSweepResult run_fem_sweep(const cases::Case& base, const lumped::SweepRange& 
       row["case"] = base.name;
       row["case_hash"] = hash;
       row["directory"] = csv_text(point.directory);
+      if (free_target) {
+        const bool has = s.is_object() && s.contains("target_center_velocity_final") &&
+                         s["target_center_velocity_final"].is_array();
+        for (int k = 0; k < 2; ++k)
+          row[lumped::kFreeTargetColumns[k]] =
+              csv_number(has ? cases::number_or_nan(s["target_center_velocity_final"][k]) : NAN);
+        row[lumped::kFreeTargetColumns[2]] = csv_number(number(s, "target_spin_final"));
+      }
       write_csv();
       const double wall = number(s, "wall_time");
       if (row["status"] != "completed") ++failed;

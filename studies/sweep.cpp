@@ -270,6 +270,9 @@ nlohmann::json sweep_json(const cases::Case& base, const lumped::SweepRange& ran
                                      {"mean", row.draw->mean},
                                      {"std", row.draw->sigma},
                                      {"value", row.draw->value}};
+      if (row.free_target)
+        for (std::size_t k = 0; k < lumped::kFreeTargetColumns.size(); ++k)
+          point[lumped::kFreeTargetColumns[k]] = observables::finite_or_null((*row.free_target)[k]);
       points.push_back(point);
     }
   }

@@ -7,6 +7,8 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -14,6 +16,7 @@
 #include "cases/derived.h"
 #include "lumped/solve.h"
 #include "lumped/summary.h"
+#include "lumped/sweep.h"
 #include "observables/quantities.h"
 
 using namespace rebound;
@@ -293,4 +296,54 @@ TEST(TwoSpheres, SummaryAndHistoryCarryTheTarget) {
   const lumped::Outcome o = lumped::solve(plane, d);
   EXPECT_FALSE(lumped::summary_json(plane, d, o).contains("target_spin_final"));
   EXPECT_FALSE(lumped::history_table(lumped::history_rows(plane, d, o)).has("target_spin"));
+}
+
+// A sweep of a free target sphere writes the target's velocity and spin after each impact in
+// sweep.csv's last three columns: each row's is its own solve's, and with the body's columns they
+// conserve the pair's momentum (the target at rest before); a sweep on a plane has none.
+TEST(TwoSpheres, SweepCsvEndsWithTheTargetsVelocityAndSpin) {
+  const Sphere target{0.008, 70e9, 0.22, 2500};
+  const cases::Case base = cases::parse_case(
+      two_spheres(kSteel, target, {{"normal_speed", 1.0}, {"tangential_speed", 0.2}}, 0.3,
+                  {{"model", "lai"}}),
+      "two-spheres.json");
+  lumped::SweepRange range;
+  range.variable = lumped::SweepVariable::incidence_angle;
+  range.start = 0.1;
+  range.stop = 1.0;
+  range.count = 3;
+  const std::vector<lumped::SweepPoint> rows = lumped::run_sweep(base, range, 1);
+  const std::string csv = lumped::sweep_csv(range, {{"lai", rows}});
+  std::stringstream in(csv);
+  std::string header, line;
+  std::getline(in, header);
+  EXPECT_EQ(header.substr(header.rfind(",model,") + 1),
+            "model,target_center_velocity_final_t_m_per_s,target_center_velocity_final_n_m_per_s,"
+            "target_spin_final_rad_per_s")
+      << header;
+  const double m1 = kSteel.mass(), m2 = target.mass();
+  for (int i = 0; i < range.count; ++i) {
+    ASSERT_TRUE(std::getline(in, line));
+    std::vector<double> last;
+    std::stringstream cells(line);
+    for (std::string cell; std::getline(cells, cell, ',');) last.push_back(std::atof(cell.c_str()));
+    // The incidence sweep keeps the approach speed |v_P|.
+    const double speed = std::hypot(1.0, 0.2);
+    const Solved s = solve(two_spheres(kSteel, target,
+                                       {{"normal_speed", speed * std::cos(range.value(i))},
+                                        {"tangential_speed", speed * std::sin(range.value(i))}},
+                                       0.3, {{"model", "lai"}}));
+    const double v2t = last[last.size() - 3], v2n = last[last.size() - 2], w2 = last.back();
+    EXPECT_NEAR(v2t, s.q.target_center_velocity_final.x(), 1e-8 * std::abs(v2n)) << line;
+    EXPECT_NEAR(v2n, s.q.target_center_velocity_final.y(), 1e-8 * std::abs(v2n)) << line;
+    EXPECT_NEAR(w2, s.q.target_spin_final, 1e-8 * std::abs(w2) + 1e-12) << line;
+    // Momentum (t, n): m1 v1 + m2 v2 = m1 v0, to the 10 printed digits.
+    const Eigen::Vector2d v0 = s.q.center_velocity_initial, v1 = s.q.center_velocity_final;
+    EXPECT_NEAR(m1 * v1.x() + m2 * v2t, m1 * v0.x(), 1e-8 * m1 * v0.norm()) << line;
+    EXPECT_NEAR(m1 * v1.y() + m2 * v2n, m1 * v0.y(), 1e-8 * m1 * v0.norm()) << line;
+  }
+  const cases::Case plane = cases::load_case(REBOUND_SOURCE_DIR "/cases/hertz-steel-sphere.json");
+  const std::string plane_csv =
+      lumped::sweep_csv(range, {{"lai", lumped::run_sweep(plane, range, 1)}});
+  EXPECT_EQ(plane_csv.find("target_"), std::string::npos);
 }
