@@ -21,7 +21,8 @@ N, lambda, theta, Psi1, Lai's and Hertz scales). --json prints one JSON array.
 Every problem of a file is reported, one line each with the file and the key;
 beyond the keys, check runs every validation the other commands run (finite
 derived quantities, a capsule touching with its cap, a Hertz contact zone the
-FEM can mesh), so a case it accepts is not rejected later. The physical
+FEM can mesh), so a case it accepts is not rejected later, but for a target the
+FEM does not take: the target line says so and why. The physical
 warnings the solvers print and write into summary.json (a Hertz contact too
 large for a << R, a speed beyond the elastic or quasi-static range, p0 beyond
 the yield stress, an option the model ignores) go to standard error, one line

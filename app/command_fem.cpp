@@ -30,14 +30,14 @@ const char* const kFemUsage =
        mpirun -np N rebound fem CASE [...]
        rebound fem CASE --quasi-static [-o DIR] [--level K] [-q]
 
-Explicit 3-D FEM (deal.II, FE_Q(fem.degree), small strain; material.model elastic
-or elastic-plastic) of the impact on the case's target (rigid plane or spherical
-socket): kinematic node-to-target contact with Coulomb friction, started from the
-case's rigid-body motion; runs until the contact has ended and 0.2 Hertz
-durations have passed (at most 3), or to fem.end_time. --level K adds K global
-refinements to the mesh, --frames N sets the number of VTK frames (default
-fem.frames; 0 writes none, and no solution.pvd). Writes into DIR/fem/ (DIR
-defaults to results/<case>):
+Explicit 3-D FEM (deal.II, FE_Q(fem.degree), small strain; material.model elastic,
+elastic-plastic or viscoelastic) of the impact on the case's target: a rigid plane
+or socket, or an elastic half-space (a block) or sphere; kinematic contact with
+Coulomb friction, started from the case's rigid-body motion; runs until the
+contact has ended and 0.2 Hertz durations have passed (at most 3), or to
+fem.end_time. --level K adds K global refinements to the mesh, --frames N sets
+the number of VTK frames (default fem.frames; 0 writes none, no solution.pvd).
+Writes into DIR/fem/ (DIR defaults to results/<case>):
   summary.json    rebound quantities (keys shared with `rebound lumped`) + run data
   history.csv     rigid-body averaged forces, impulses, velocities, energies
   solution.pvd    displacement, velocity, stress, von Mises, contact force frames
@@ -128,7 +128,7 @@ int command_fem(const std::vector<std::string>& arguments) {
   Verbose verbose(args, "fem");
   const int extra_levels = args.integer("--level", 0, 6).value_or(0);
   const cases::Case c = cases::load_case(args.case_file());
-  cases::require_fem_target(c);  // a target the FEM models (the plane, the socket)
+  cases::require_fem_target(c);  // a target the FEM models (fem_target_problem)
   const int frames = args.integer("--frames", 0, 100000).value_or(c.fem.frames);
   const std::string directory =
       (std::filesystem::path(output_directory(args.option("-o"), c.name)) / "fem").string();

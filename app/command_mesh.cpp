@@ -45,9 +45,10 @@ const char* const kMeshUsage =
        mpirun -np N rebound mesh CASE [...]
 
 Builds the hexahedral FEM mesh of a sphere or capsule case on exact curved
-surfaces: fem.refinement uniform levels of the coarse mesh, then local refinement
-toward the contact point P until every cell within the Hertz contact radius a_max
-has diameter <= a_max / fem.contact_resolution (graded outward, 2:1 balanced).
+surfaces (and a deformable target's block or sphere): fem.refinement uniform
+levels of the coarse mesh, then local refinement toward the contact point P until
+every cell within the Hertz contact radius a_max has diameter <= a_max /
+fem.contact_resolution (graded outward, 2:1 balanced).
 --level K refines the finished mesh K more times uniformly (every cell halves: the
 refinement study; 8^K times the cells). Writes DIR/mesh/mesh.vtu (mesh.pvtu +
 mesh.<rank>.vtu under MPI) with cell data level, diameter, quality, subdomain, and
@@ -60,8 +61,8 @@ stage's wall time and the files written with their sizes. See docs/MESHES.md.
 *STEP): C3D8 elements for --degree 1, C3D20 (vertices and edge midpoints as the
 p = 2 FEM places them) for --degree 2 (default: the case's fem.degree), *EQUATION
 constraints for the hanging nodes, the contact surface SCONTACT (boundary faces
-within 2 a_max of P), the material and the case's initial velocity. See
-docs/FEM.md and bench/calculix_hertz.py.
+within 2 a_max of P), the material and the case's initial velocity (the body
+only: a rigid target's case). See docs/FEM.md and bench/calculix_hertz.py.
 )";
 
 int command_mesh(const std::vector<std::string>& arguments) {
@@ -75,7 +76,12 @@ int command_mesh(const std::vector<std::string>& arguments) {
   if (inp_degree && !inp_file) throw UsageError("option --degree needs --inp FILE");
   // Everything that can reject the input happens before MPI starts (exit status 2).
   const cases::Case c = cases::load_case(args.case_file());
-  cases::require_fem_target(c);  // a target the FEM models (the plane, the socket)
+  cases::require_fem_target(c);       // a target the FEM models (fem_target_problem)
+  if (inp_file && !c.target.rigid())  // meshes::write_inp writes the body's cells only
+    throw cases::CaseError(c.source, "target.type",
+                           std::string("is \"") + cases::to_string(c.target.type) +
+                               "\", a deformable target, which --inp does not write: expected "
+                               "\"rigid_plane\" or \"spherical_socket\" with --inp");
   verbose.resolved_case(c);
   verbose.derived(c, cases::derive(c));
   meshes::MeshOptions options;

@@ -54,7 +54,7 @@ int command_pair(const std::vector<std::string>& arguments) {
   const bool quiet = args.flag("--quiet") || json;
   Verbose verbose(args, "pair");
   const cases::Case c = cases::load_case(args.case_file());
-  cases::require_fem_target(c);  // a target the FEM models (the plane, the socket)
+  cases::require_fem_target(c);  // a target the FEM models (fem_target_problem)
   verbose.resolved_case(c);
   verbose.derived(c, cases::derive(c));
   verbose.stage("read the case");

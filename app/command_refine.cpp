@@ -147,7 +147,7 @@ int command_refine(const std::vector<std::string>& arguments) {
   if (!quiet) options.report = print_progress;
   Verbose verbose(args, "refine");
   const cases::Case c = cases::load_case(args.case_file());
-  cases::require_fem_target(c);  // a target the FEM models (the plane, the socket)
+  cases::require_fem_target(c);  // a target the FEM models (fem_target_problem)
   verbose.resolved_case(c);
   verbose.derived(c, cases::derive(c));
   options.directory = output_directory(args.option("-o"), c.name);

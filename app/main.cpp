@@ -1,4 +1,4 @@
-// rebound: predicts how solid bodies rebound after a collision with a rigid plane.
+// rebound: predicts how solid bodies rebound after a collision with their target.
 #include <iostream>
 #include <string>
 #include <vector>

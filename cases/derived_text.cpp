@@ -42,12 +42,17 @@ std::string derived_table(const Case& c, const Derived& d) {
   out += format("  body: %s, material E = %.4g Pa, nu = %.4g, rho = %.4g kg/m^3, mu = %.4g\n",
                 to_string(c.body.shape), c.material.young_modulus, c.material.poisson_ratio,
                 c.material.density, c.contact.friction);
+  // Which models take the case's target: the FEM's refusal (require_fem_target) in its own words.
+  std::string models = "every model, the FEM included";
+  try {
+    require_fem_target(c);
+  } catch (const CaseError& error) {
+    const Problem& p = error.problems().front();
+    models = "lumped and half-space models only; not the FEM: " + p.key + " " + p.message;
+  }
   if (c.target.socket())
     out += format("  target: rigid spherical socket, radius R1 = %.6g m (%s)\n", c.target.radius,
-                  fem_target_problem(c).empty()
-                      ? "every model, the FEM included"
-                      : "lumped and half-space models only; not the FEM: its contact zone "
-                        "exceeds the FEM's, R2 sin 35 deg");
+                  models.c_str());
   else if (c.target.rigid())
     out += format("  target: rigid plane\n");
   else if (c.target.moves())
@@ -55,15 +60,12 @@ std::string derived_table(const Case& c, const Derived& d) {
         "  target: free solid sphere at rest, R2 = %.6g m, E = %.4g Pa, nu = %.4g, rho = %.4g "
         "kg/m^3 (%s)\n",
         c.target.radius, c.target.young_modulus, c.target.poisson_ratio, *c.target.density,
-        fem_target_problem(c).empty()
-            ? "every model, the FEM included"
-            : "lumped and half-space models only; not the FEM: it takes a sphere of the "
-              "target's material, elastic");
+        models.c_str());
   else
-    out += format(
-        "  target: elastic half-space, E = %.4g Pa, nu = %.4g (lumped and half-space "
-        "models only; not the FEM)\n",
-        c.target.young_modulus, c.target.poisson_ratio);
+    out += format("  target: elastic half-space, E = %.4g Pa, nu = %.4g%s (%s)\n",
+                  c.target.young_modulus, c.target.poisson_ratio,
+                  c.target.density ? format(", rho = %.4g kg/m^3", *c.target.density).c_str() : "",
+                  models.c_str());
   out += format(" Mass properties\n");
   line("mass m_B", d.body.mass, "kg");
   line("volume", d.body.volume, "m^3");

@@ -851,8 +851,8 @@ void check_derived(const Case& c, const Spelling& spelling, Problems& problems) 
                            "); expected values whose derived quantities are finite");
   }
 
-  // The FEM does not take the socket (fem_target_problem), and its conformal contact is the
-  // point of the socket's laws.
+  // The socket's contact zone is conformal (the point of its laws): fem_target_problem checks it
+  // against what the FEM meshes on the ball.
   if (c.target.socket()) return;
   const double phi = body_axis_angle(body, c.impact.theta);
   const double body_limit = mesh_contact_radius_limit(body.radius, phi);

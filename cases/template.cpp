@@ -255,6 +255,10 @@ std::string case_template(Shape shape, const std::string& name) {
            "factor on the estimated stable time step, in (0, " + format_shortest(kMaxCfl) + "]")
       .off("end_time", "0.001",
            "s, > 0; default: until the contact has ended and 0.2 Hertz durations have passed")
+      .off("block_size", "0.05",
+           "m, > 0: target.type \"elastic_halfspace\" only, the half-width and depth of the "
+           "block the FEM meshes for it; default: no reflection returns within 1.2 Hertz "
+           "durations")
       .add("frames", std::to_string(fem.frames), "ParaView frames of the FEM run, in [1, 100000]");
 
   Object top;
@@ -269,11 +273,11 @@ std::string case_template(Shape shape, const std::string& name) {
       .add("target",
            Object().add("type", quoted("rigid_plane"),
                         "default; or \"elastic_halfspace\" with \"material\": "
-                        "{young_modulus, poisson_ratio[, density]}, or "
-                        "\"spherical_socket\" with \"radius\" R1 > the sphere's, or "
-                        "\"sphere\" (a free sphere at rest) with \"radius\" R2 and "
-                        "\"material\": {young_modulus, poisson_ratio, density}; the FEM "
-                        "takes rigid_plane and spherical_socket only"),
+                        "{young_modulus, poisson_ratio[, density]} (the FEM needs the "
+                        "density), or \"spherical_socket\" with \"radius\" R1 > the "
+                        "sphere's, or \"sphere\" (a free sphere at rest) with \"radius\" R2 "
+                        "and \"material\": {young_modulus, poisson_ratio, density}; the FEM "
+                        "strikes the half-space and the sphere with an elastic sphere only"),
            "")
       .add("contact", Object().add("friction", format_shortest(e.friction), "Coulomb mu, >= 0"),
            "");

@@ -11,9 +11,11 @@
 #
 # The screenshot can also be asked for with REBOUND_VIEW_SCREENSHOT=out.png (also in the GUI).
 # The view opens at the FEM frame of largest von Mises stress (the contact), with the rigid plane
-# y = 0 drawn translucent under the bodies and von Mises coloured on a log scale over the range it
+# y = 0 drawn translucent under the bodies (when the case's target is the rigid plane; a deformable
+# target is in the FEM's frames, a socket is not drawn) and von Mises coloured on a log scale over the range it
 # takes in the contact region of that frame (see contact_region_range). It prints that range.
 # Exit status: 0 ok, 2 nothing to show or bad arguments, 1 a ParaView error.
+import json
 import os
 import sys
 
@@ -49,6 +51,19 @@ USAGE = "usage: view.py [--screenshot FILE.png] [--state FILE.pvsm] [--size WIDT
 def path(*parts):
     p = os.path.join(HERE, *parts)
     return p if os.path.exists(p) else None
+
+
+def target_type():
+    """The case's target.type, from a summary.json's provenance ("rigid_plane" when none says)."""
+    for part in ("fem", "lumped"):
+        summary = path(part, "summary.json")
+        if summary:
+            try:
+                with open(summary) as f:
+                    return json.load(f)["provenance"]["case"]["target"]["type"]
+            except (OSError, ValueError, KeyError, TypeError):
+                pass
+    return "rigid_plane"
 
 
 def parse(argv):
@@ -260,7 +275,7 @@ def main(argv):
         for k in range(3):
             bounds[2 * k] = min(bounds[2 * k], b[2 * k])
             bounds[2 * k + 1] = max(bounds[2 * k + 1], b[2 * k + 1])
-    if shown and bounds[0] <= bounds[1]:
+    if shown and bounds[0] <= bounds[1] and target_type() == "rigid_plane":
         margin = 0.25 * max(bounds[1] - bounds[0], bounds[5] - bounds[4])
         x0, x1 = bounds[0] - margin, bounds[1] + margin
         z0, z1 = bounds[4] - margin, bounds[5] + margin

@@ -1,4 +1,4 @@
-"""rebound: how a solid body rebounds after striking a rigid plane (docs/PYTHON.md).
+"""rebound: how a solid body rebounds after striking its target (docs/PYTHON.md).
 
 The functions call the same C++ libraries as the `rebound` command line, so they give the same
 numbers: ``lumped`` returns what ``rebound lumped`` writes to summary.json (plus history.csv's

@@ -8,6 +8,7 @@
 
 #include "cases/case.h"
 #include "cases/derived.h"
+#include "cases/derived_text.h"
 #include "tests/common/case_rejection.h"
 
 using namespace rebound::cases;
@@ -401,8 +402,9 @@ TEST(SphereTarget, BadSphereTargetsAreRejectedNamingFileAndKey) {
                   "target.radius", "\"spherical_socket\" or \"sphere\" with it");
 }
 
-// The FEM takes the target sphere struck by an elastic sphere of the same material (one FE
-// operator meshes both); another material or body shape is refused naming what to change.
+// The FEM takes the target sphere struck by an elastic sphere, of the same material or another
+// (each body's cells have their own); another body shape or material model is refused naming
+// what to change.
 TEST(SphereTarget, FemTakesAnElasticSphereOfItsOwnMaterial) {
   EXPECT_EQ(fem_target_problem(parse_case(two_steel_spheres(), "two.json")), "");
   json glass = two_steel_spheres();
@@ -425,4 +427,22 @@ TEST(SphereTarget, FemTakesAnElasticSphereOfItsOwnMaterial) {
   capsule["body"] = {{"shape", "capsule"}, {"radius", 0.005}, {"length", 0.01}};
   capsule["impact"]["theta"] = 0.0;
   refused(capsule, "body.shape", "expected body.shape \"sphere\"");
+}
+
+// `rebound check`'s table says whether the FEM takes the case's target, and if not, why in the
+// words of its refusal: a half-space without its density is the lumped models' only; with it,
+// every model's (the FEM meshes it as a block of that mass).
+TEST(ElasticTarget, CheckSaysWhetherTheFemTakesTheHalfspace) {
+  const Case bare = parse_case(sphere_on(glass()), "glass.json");
+  const std::string refused = derived_table(bare, derive(bare));
+  EXPECT_NE(refused.find("(lumped and half-space models only; not the FEM: "
+                         "target.material.density is missing;"),
+            std::string::npos)
+      << refused;
+  json dense = glass();
+  dense["material"]["density"] = 2500;
+  const Case c = parse_case(sphere_on(dense), "glass.json");
+  const std::string taken = derived_table(c, derive(c));
+  EXPECT_NE(taken.find("rho = 2500 kg/m^3 (every model, the FEM included)"), std::string::npos)
+      << taken;
 }

@@ -9,7 +9,9 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <string>
+#include <utility>
 
 #include "cases/case.h"
 #include "cases/derived.h"
@@ -138,5 +140,34 @@ TEST(QuasiStaticCommand, WritesTheLawAndRefusesOtherModes) {
   EXPECT_EQ(manifest["status"], "completed");
   EXPECT_EQ(run("--quasi-static --estimate"), 2);
   EXPECT_EQ(run("--quasi-static --frames 3"), 2);
+  fs::remove_all(dir);
+}
+
+// A deformable target (the half-space's block, a target sphere) is refused up front, exit 2 naming
+// target.type, by the commands that handle the body alone: --quasi-static (which holds the body on
+// a rigid target) and mesh --inp (which writes the body's cells only); nothing is written.
+TEST(QuasiStaticCommand, RefusesADeformableTargetAsMeshInpDoes) {
+  const fs::path dir = fs::temp_directory_path() / "rebound-deformable-refused";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const auto run = [&](const std::string& arguments) {
+    const std::string command = std::string(REBOUND_BINARY) + " " + arguments + " > " +
+                                (dir / "log.txt").string() + " 2>&1";
+    const int status = std::system(command.c_str());
+    std::ifstream log(dir / "log.txt");
+    const std::string text((std::istreambuf_iterator<char>(log)), {});
+    return std::pair{WIFEXITED(status) ? WEXITSTATUS(status) : -1, text};
+  };
+  const std::string source = REBOUND_SOURCE_DIR "/cases/";
+  const auto [quasi, quasi_log] = run("fem " + source + "sphere-halfspace-steel.json -o " +
+                                      (dir / "qs").string() + " --quasi-static");
+  EXPECT_EQ(quasi, 2) << quasi_log;
+  EXPECT_NE(quasi_log.find("target.type is \"elastic_halfspace\""), std::string::npos) << quasi_log;
+  EXPECT_FALSE(fs::exists(dir / "qs"));
+  const auto [inp, inp_log] = run("mesh " + source + "sphere-sphere-steel.json -o " +
+                                  (dir / "mesh").string() + " --inp " + (dir / "x.inp").string());
+  EXPECT_EQ(inp, 2) << inp_log;
+  EXPECT_NE(inp_log.find("target.type is \"sphere\""), std::string::npos) << inp_log;
+  EXPECT_FALSE(fs::exists(dir / "x.inp"));
   fs::remove_all(dir);
 }
