@@ -13,7 +13,8 @@
 // Diagonal mass: row sum of the consistent mass for p = 1, Gauss-Lobatto collocation for p = 2,
 // assembled through the constraints (mass is conserved across hanging nodes). Velocity Verlet with
 // the target's contact (fem/targets/: the rigid plane's kinematic node-to-plane contact,
-// predictor-corrector, with Coulomb friction on the half-step velocity).
+// predictor-corrector, with Coulomb friction on the half-step velocity; a deformable target's
+// two-body node-to-facet contact, fem/two_body_contact.h).
 #pragma once
 
 #include <mpi.h>

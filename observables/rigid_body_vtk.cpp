@@ -2,8 +2,10 @@
 
 #include <vtkAppendPolyData.h>
 #include <vtkCellArray.h>
+#include <vtkCellData.h>
 #include <vtkCylinderSource.h>
 #include <vtkDoubleArray.h>
+#include <vtkIntArray.h>
 #include <vtkNew.h>
 #include <vtkParametricFunctionSource.h>
 #include <vtkParametricTorus.h>
@@ -104,6 +106,81 @@ double at_time(const History& h, const std::string& name, double time) {
   return interpolate(t, y, time);
 }
 
+// One rigid body's motion from the history: its centre G and rotation angle (trapezoidal
+// integration of the velocity and spin columns from G0 at rest angle 0), and the columns.
+struct RigidMotion {
+  std::vector<Eigen::Vector2d> centre;
+  std::vector<double> angle;
+  const std::vector<double>*vt, *vn, *spin;
+};
+RigidMotion integrate_motion(const History& history, const Eigen::Vector2d& g0, const char* vt,
+                             const char* vn, const char* spin) {
+  const std::vector<double>& t = history.column("time");
+  RigidMotion m{std::vector<Eigen::Vector2d>(history.rows(), g0),
+                std::vector<double>(history.rows(), 0.0), &history.column(vt), &history.column(vn),
+                &history.column(spin)};
+  for (std::size_t i = 1; i < history.rows(); ++i) {
+    const double dt = t[i] - t[i - 1];
+    m.centre[i] =
+        m.centre[i - 1] +
+        0.5 * dt * Eigen::Vector2d((*m.vt)[i] + (*m.vt)[i - 1], (*m.vn)[i] + (*m.vn)[i - 1]);
+    m.angle[i] = m.angle[i - 1] + 0.5 * dt * ((*m.spin)[i] + (*m.spin)[i - 1]);
+  }
+  return m;
+}
+
+// The body's surface moved to G = g, turned by phi, with the point arrays velocity (rigid, from
+// G's velocity vg and the spin) and contact_force (`force` on the vertex at the material point P,
+// p_rel from G at rest; zero elsewhere) and the cell array body (`id`: 0 the body, 1 the target
+// sphere, as the FEM's frames).
+vtkSmartPointer<vtkPolyData> placed(vtkPolyData* surface, const Eigen::Vector2d& g, double phi,
+                                    const Eigen::Vector2d& vg, double spin,
+                                    const Eigen::Vector2d& force, const Eigen::Vector2d& p_rel,
+                                    int id) {
+  vtkNew<vtkTransform> motion;
+  motion->PostMultiply();
+  motion->RotateZ(phi * 180.0 / M_PI);
+  motion->Translate(g.x(), g.y(), 0.0);
+  auto moved = vtkSmartPointer<vtkPolyData>::New();
+  {
+    vtkNew<vtkTransformPolyDataFilter> filter;
+    filter->SetInputData(surface);
+    filter->SetTransform(motion);
+    filter->Update();
+    moved->DeepCopy(filter->GetOutput());
+  }
+  // The sources' normals would be one tuple short once P is added: only our arrays remain.
+  moved->GetPointData()->Initialize();
+  moved->GetCellData()->Initialize();
+  // The material point P, moved rigidly, carries the contact force as a vertex.
+  const double c = std::cos(phi), s = std::sin(phi);
+  const vtkIdType p_id = moved->GetPoints()->InsertNextPoint(
+      g.x() + c * p_rel.x() - s * p_rel.y(), g.y() + s * p_rel.x() + c * p_rel.y(), 0.0);
+  vtkNew<vtkCellArray> vertices;
+  vertices->InsertNextCell(1, &p_id);
+  moved->SetVerts(vertices);
+
+  vtkNew<vtkDoubleArray> contact_force;
+  contact_force->SetName("contact_force");
+  contact_force->SetNumberOfComponents(3);
+  vtkNew<vtkDoubleArray> velocity;
+  velocity->SetName("velocity");
+  velocity->SetNumberOfComponents(3);
+  for (vtkIdType k = 0; k < moved->GetNumberOfPoints(); ++k) {
+    double x[3];
+    moved->GetPoint(k, x);
+    velocity->InsertNextTuple3(vg.x() - spin * (x[1] - g.y()), vg.y() + spin * (x[0] - g.x()), 0.0);
+    contact_force->InsertNextTuple3(k == p_id ? force.x() : 0.0, k == p_id ? force.y() : 0.0, 0.0);
+  }
+  moved->GetPointData()->AddArray(contact_force);
+  moved->GetPointData()->AddArray(velocity);
+  vtkNew<vtkIntArray> body;
+  body->SetName("body");
+  for (vtkIdType k = 0; k < moved->GetNumberOfCells(); ++k) body->InsertNextValue(id);
+  moved->GetCellData()->AddArray(body);
+  return moved;
+}
+
 }  // namespace
 
 int write_rigid_body_frames(const std::string& directory, const cases::Case& c,
@@ -112,22 +189,33 @@ int write_rigid_body_frames(const std::string& directory, const cases::Case& c,
                              "center_velocity_n", "spin"})
     if (!history.has(column))
       throw FileError(std::string("rigid_body.pvd: the history has no column ") + column);
+  // A free target sphere (target.type "sphere") is drawn beside the body, moved by its own columns.
+  const bool target = d.target_body.has_value();
+  if (target)
+    for (const char* column :
+         {"target_center_velocity_t", "target_center_velocity_n", "target_spin"})
+      if (!history.has(column))
+        throw FileError(std::string("rigid_body.pvd: the history has no column ") + column);
   const std::vector<double>& time_of = history.column("time");
-  const std::vector<double>& vt = history.column("center_velocity_t");
-  const std::vector<double>& vn = history.column("center_velocity_n");
-  const std::vector<double>& spin_of = history.column("spin");
   const std::size_t rows = history.rows();
   std::filesystem::create_directories(directory);
   const vtkSmartPointer<vtkPolyData> surface = body_surface(c, d);
-  const Eigen::Vector3d g0 = d.body.centre_of_mass;  // P is the origin
-
-  // Rigid-body position of G and rotation angle by trapezoidal integration of the history.
-  std::vector<Eigen::Vector2d> centre(rows, Eigen::Vector2d(g0.x(), g0.y()));
-  std::vector<double> angle(rows, 0.0);
-  for (std::size_t i = 1; i < rows; ++i) {
-    const double dt = time_of[i] - time_of[i - 1];
-    centre[i] = centre[i - 1] + 0.5 * dt * Eigen::Vector2d(vt[i] + vt[i - 1], vn[i] + vn[i - 1]);
-    angle[i] = angle[i - 1] + 0.5 * dt * (spin_of[i] + spin_of[i - 1]);
+  const Eigen::Vector2d g0 = d.body.centre_of_mass.head<2>();  // P is the origin
+  const RigidMotion body =
+      integrate_motion(history, g0, "center_velocity_t", "center_velocity_n", "spin");
+  // The target sphere of radius R2 touches P from below: its centre at (0, -R2), at rest.
+  vtkSmartPointer<vtkPolyData> target_surface;
+  RigidMotion target_motion;
+  const Eigen::Vector2d target_g0(0.0, -c.target.radius);
+  if (target) {
+    vtkNew<vtkSphereSource> sphere;
+    sphere->SetRadius(c.target.radius);
+    sphere->SetThetaResolution(48);
+    sphere->SetPhiResolution(24);
+    vtkNew<vtkTransform> identity;
+    target_surface = transformed(sphere, identity);
+    target_motion = integrate_motion(history, target_g0, "target_center_velocity_t",
+                                     "target_center_velocity_n", "target_spin");
   }
   const int count = rows < 2 ? 1 : std::max(frames, 2);
   const double end_time = rows == 0 ? 0.0 : time_of.back();
@@ -135,69 +223,45 @@ int write_rigid_body_frames(const std::string& directory, const cases::Case& c,
       "<?xml version=\"1.0\"?>\n<VTKFile type=\"Collection\" version=\"0.1\">\n  <Collection>\n";
   for (int frame = 0; frame < count; ++frame) {
     const double time = count == 1 ? 0.0 : end_time * frame / (count - 1);
-    double gx = g0.x(), gy = g0.y(), phi = 0, ft = 0, fn = 0, vgt = d.centre_velocity.x(),
-           vgn = d.centre_velocity.y(), spin = d.spin;
+    // Linear interpolation of the integrated motion between the history's rows j and i.
+    std::size_t i = 1, j = 0;
+    double s = 1.0;
     if (rows > 0) {
-      // Linear interpolation of the integrated motion.
-      std::size_t i = 1;
       while (i < rows && time_of[i] < time) ++i;
       if (i >= rows) i = rows - 1;
       const double span = i > 0 ? time_of[i] - time_of[i - 1] : 0;
-      const double s =
-          i > 0 && span > 0 ? std::clamp((time - time_of[i - 1]) / span, 0.0, 1.0) : 1.0;
-      const std::size_t j = i > 0 ? i - 1 : 0;
-      gx = (1 - s) * centre[j].x() + s * centre[i].x();
-      gy = (1 - s) * centre[j].y() + s * centre[i].y();
-      phi = (1 - s) * angle[j] + s * angle[i];
-      ft = at_time(history, "tangential_force", time);
-      fn = at_time(history, "normal_force", time);
-      vgt = at_time(history, "center_velocity_t", time);
-      vgn = at_time(history, "center_velocity_n", time);
-      spin = at_time(history, "spin", time);
+      s = i > 0 && span > 0 ? std::clamp((time - time_of[i - 1]) / span, 0.0, 1.0) : 1.0;
+      j = i > 0 ? i - 1 : 0;
     }
-    vtkNew<vtkTransform> motion;
-    motion->PostMultiply();
-    motion->RotateZ(phi * 180.0 / M_PI);
-    motion->Translate(gx, gy, 0.0);
-    vtkNew<vtkPolyData> moved;
-    {
-      vtkNew<vtkTransformPolyDataFilter> filter;
-      filter->SetInputData(surface);
-      filter->SetTransform(motion);
-      filter->Update();
-      moved->DeepCopy(filter->GetOutput());
+    const auto at = [&](const RigidMotion& m, const Eigen::Vector2d& g_rest, double phi_rest,
+                        const char* vt, const char* vn, const char* spin,
+                        const Eigen::Vector2d& v_rest, double spin_rest) {
+      struct State {
+        Eigen::Vector2d g, v;
+        double phi, spin;
+      };
+      if (rows == 0) return State{g_rest, v_rest, phi_rest, spin_rest};
+      return State{(1 - s) * m.centre[j] + s * m.centre[i],
+                   Eigen::Vector2d(at_time(history, vt, time), at_time(history, vn, time)),
+                   (1 - s) * m.angle[j] + s * m.angle[i], at_time(history, spin, time)};
+    };
+    const Eigen::Vector2d force = rows == 0
+                                      ? Eigen::Vector2d::Zero()
+                                      : Eigen::Vector2d(at_time(history, "tangential_force", time),
+                                                        at_time(history, "normal_force", time));
+    const auto b = at(body, g0, 0.0, "center_velocity_t", "center_velocity_n", "spin",
+                      d.centre_velocity.head<2>(), d.spin);
+    vtkSmartPointer<vtkPolyData> moved = placed(surface, b.g, b.phi, b.v, b.spin, force, -g0, 0);
+    if (target) {
+      const auto t = at(target_motion, target_g0, 0.0, "target_center_velocity_t",
+                        "target_center_velocity_n", "target_spin", Eigen::Vector2d::Zero(), 0.0);
+      vtkNew<vtkAppendPolyData> both;
+      both->AddInputData(moved);
+      both->AddInputData(placed(target_surface, t.g, t.phi, t.v, t.spin, -force, -target_g0, 1));
+      both->Update();
+      moved = vtkSmartPointer<vtkPolyData>::New();
+      moved->DeepCopy(both->GetOutput());
     }
-    // The sources' normals would be one tuple short once P is added: only our arrays remain.
-    moved->GetPointData()->Initialize();
-    // The material point P, moved rigidly, carries the contact force as a vertex.
-    const Eigen::Vector2d p_rel(-g0.x(), -g0.y());
-    const double cphi = std::cos(phi), sphi = std::sin(phi);
-    const double px = gx + cphi * p_rel.x() - sphi * p_rel.y();
-    const double py = gy + sphi * p_rel.x() + cphi * p_rel.y();
-    const vtkIdType p_id = moved->GetPoints()->InsertNextPoint(px, py, 0.0);
-    vtkNew<vtkCellArray> vertices;
-    vertices->InsertNextCell(1, &p_id);
-    moved->SetVerts(vertices);
-
-    vtkNew<vtkDoubleArray> force;
-    force->SetName("contact_force");
-    force->SetNumberOfComponents(3);
-    vtkNew<vtkDoubleArray> velocity;
-    velocity->SetName("velocity");
-    velocity->SetNumberOfComponents(3);
-    const vtkIdType n_points = moved->GetNumberOfPoints();
-    for (vtkIdType k = 0; k < n_points; ++k) {
-      double x[3];
-      moved->GetPoint(k, x);
-      const double rx = x[0] - gx, ry = x[1] - gy;
-      velocity->InsertNextTuple3(vgt - spin * ry, vgn + spin * rx, 0.0);
-      if (k == p_id)
-        force->InsertNextTuple3(ft, fn, 0.0);
-      else
-        force->InsertNextTuple3(0.0, 0.0, 0.0);
-    }
-    moved->GetPointData()->AddArray(force);
-    moved->GetPointData()->AddArray(velocity);
 
     char name[64];
     std::snprintf(name, sizeof name, "rigid_body_%04d.vtp", frame);
