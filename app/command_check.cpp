@@ -27,7 +27,8 @@ warnings the solvers print and write into summary.json (a Hertz contact too
 large for a << R, a speed beyond the elastic or quasi-static range, p0 beyond
 the yield stress, an option the model ignores) go to standard error, one line
 "rebound check: warning: FILE: ..." each, and into --json as "warnings"; they
-do not reject the case. A JSON Schema among the files (cases/case.schema.json)
+do not reject the case (--json: "fem_target_refusal" is null, or the key and
+message of the FEM refusing the case's target). A JSON Schema among the files (cases/case.schema.json)
 is skipped.
 -q prints only the problems and warnings (an accepted case without warnings
 prints nothing; --json still prints); -v adds, on standard error, each case as read with every default
@@ -53,6 +54,14 @@ int command_check(const std::vector<std::string>& arguments) {
       if (args.flag("--json")) {
         nlohmann::json entry = cases::to_json(c, d);
         entry["warnings"] = warnings;
+        entry["fem_target_refusal"] =
+            nullptr;  // or what the FEM commands would say, as check's table
+        try {
+          cases::require_fem_target(c);
+        } catch (const cases::CaseError& refusal) {
+          entry["fem_target_refusal"] = {{"key", refusal.key()},
+                                         {"message", refusal.problems()[0].message}};
+        }
         all.push_back(entry);
       } else if (!args.flag("--quiet")) {
         std::fputs(cases::derived_table(c, d).c_str(), stdout);

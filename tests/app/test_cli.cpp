@@ -14,6 +14,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <nlohmann/json.hpp>
 #include <random>
 #include <sstream>
@@ -77,6 +78,22 @@ TEST(Cli, CheckAcceptsEveryShippedCase) {
   const auto parsed = nlohmann::json::parse(json.output);
   ASSERT_EQ(parsed.size(), 1u);
   EXPECT_NEAR(parsed[0]["lambda"].get<double>(), 5.0 / 9.0, 1e-12);
+  EXPECT_TRUE(parsed[0]["fem_target_refusal"].is_null()) << json.output;
+  // A half-space without its density: the lumped models' only, and --json says why not the FEM's
+  // with the key rebound fem would name.
+  const fs::path dir = scratch("no-density");
+  std::ifstream in(kCases + "sphere-halfspace-steel.json");
+  std::string text((std::istreambuf_iterator<char>(in)), {});
+  // Remove ", "density": 7850" from the target's material.
+  const auto at = text.find("\"density\"", text.find("\"target\""));
+  ASSERT_NE(at, std::string::npos);
+  const auto comma = text.rfind(',', at);
+  text.erase(comma, text.find_first_of(",}\n", at) - comma);
+  std::ofstream(dir / "case.json") << text;
+  const Invocation refused = run("check --json " + (dir / "case.json").string());
+  ASSERT_EQ(refused.status, 0) << refused.output << text;
+  const auto entry = nlohmann::json::parse(refused.output)[0];
+  EXPECT_EQ(entry["fem_target_refusal"]["key"], "target.material.density") << refused.output;
 }
 
 // Each class of bad input: exit 2 and a message naming the file and the key.
