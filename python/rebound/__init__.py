@@ -212,7 +212,9 @@ def sweep(case, *, psi1=None, incidence=None, incidence_deg=None, friction=None,
     --samples N [--seed S]``: sample k is impact k of the seed (``seed`` overrides lumped.seed).
     When the case's restitution is a table, the columns ``energy_flux_density_J_per_m3``,
     ``restitution_mean``, ``restitution_std`` and ``restitution`` (the R of each point's
-    impact) follow ``error``.
+    impact) follow ``error``; with a free target sphere, its velocity and spin after the impact
+    (``target_center_velocity_final_t_m_per_s``, ``..._n_m_per_s``, ``target_spin_final_rad_per_s``)
+    come last.
     """
     given = {key: value for key, value in (("psi1", psi1), ("incidence", incidence),
                                            ("incidence_deg", incidence_deg),

@@ -151,6 +151,21 @@ class SweepEqualsCommandLine(unittest.TestCase):
         lai = frame[frame["model"] == "lai"]
         self.assertTrue(np.allclose(lai["psi1"], values, rtol=1e-12, atol=0))
 
+    def test_a_free_target_spheres_columns(self):
+        """A free target sphere's velocity and spin after each impact end sweep.csv and the
+        module's table alike, every cell as the command line prints it."""
+        case = rebound.load_case(case_path("sphere-sphere-steel.json"))
+        header, rows = self.cli_sweep(case, "--incidence", "10:30:3")
+        table = rebound.sweep(case, incidence_deg="10:30:3", as_frame=False)
+        target = ["target_center_velocity_final_t_m_per_s", "target_center_velocity_final_n_m_per_s",
+                  "target_spin_final_rad_per_s"]
+        self.assertEqual(header[-3:], target)
+        self.assertEqual(list(table)[-3:], target)
+        for k, name in enumerate(header):
+            if name != "model":
+                self.assertEqual([printed(x) for x in table[name]], [row[k] for row in rows], name)
+        self.assertTrue(np.all(table["target_center_velocity_final_n_m_per_s"] < 0))  # struck
+
     def test_halfspace_beta0_and_the_elastic_target(self):
         """--models' halfspace-beta0 is the half-space model without the Dundurs coupling, as
         on the command line (sweep.csv's model column names it); an unknown name is a
