@@ -58,16 +58,17 @@ estimate as JSON on standard output.
 
 --quasi-static solves, instead of the impact, the FE body's frictionless contact
 law without inertia (one process, a sparse direct solver): the body under the
-uniform body force of a deceleration b, pressed on the plane at the explicit
-run's contact nodes, for 40 forces m b from 0.001 to 1.3 of Hertz's peak; the
-approach of the centroid against the force, beside Hertz's; then the normal impact
-integrated on that law (duration and peak force, against Hertz's). The same mesh,
-elements and contact as the explicit run, without waves or the contact region's
-inertia: its difference from the explicit run is the inertia's, its difference
-from Hertz the discrete body's and the finite contact's. Writes DIR/fem-quasi-static/
-static_law.csv and summary.json (nothing when it fails or Ctrl-C/SIGTERM stops it:
-exit 1 or 130). It costs more than the explicit run: the glass bead at 60,000 dofs
-(p = 2) took 4 min and 1.6 GB; a progress line shows the influence solves.
+uniform body force of a deceleration b, pressed on its rigid target (plane or
+socket) at the explicit run's contact nodes, for 40 forces m b from 0.001 to 1.3
+of Hertz's peak; the approach of the centroid against the force, beside Hertz's;
+then the normal impact integrated on that law (duration and peak force, against
+Hertz's). The same mesh, elements and contact as the explicit run, without waves
+or the contact region's inertia: its difference from the explicit run is the
+inertia's, its difference from Hertz the discrete body's and the finite
+contact's. Writes DIR/fem-quasi-static/static_law.csv and summary.json (nothing
+when it fails or Ctrl-C/SIGTERM stops it: exit 1 or 130). It costs more than the
+explicit run: the glass bead at 60,000 dofs (p = 2) took 4 min and 1.6 GB; a
+progress line shows the influence solves.
 
 Exit status 0 when the contact happened and ended (status "completed"); 1 when
 the run failed or stopped before the contact ended (status "incomplete": raise
