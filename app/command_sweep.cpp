@@ -56,7 +56,7 @@ Lai (1999), ch. 5-6.
                 false (Dundurs' beta = 0); each is set into the case (other
                 models' options dropped) and validated as a case file is (an
                 unknown name: exit 2 with the list). sweep.csv has one
-                block of rows per model, named in its last column "model"; the
+                block of rows per model, named in its column "model"; the
                 table, --json and the plots show every model
 and draws (scripts/plots.py with the first of $REBOUND_PYTHON, /usr/bin/python3
 and python3 on PATH that has matplotlib; a warning without one):

@@ -158,7 +158,8 @@ FemSweepResult run_fem_sweep(const cases::Case& base, const lumped::SweepRange& 
       row["directory"] = csv_text(point.directory);
       if (free_target) {
         const bool has = s.is_object() && s.contains("target_center_velocity_final") &&
-                         s["target_center_velocity_final"].is_array();
+                         s["target_center_velocity_final"].is_array() &&
+                         s["target_center_velocity_final"].size() >= 2;
         for (int k = 0; k < 2; ++k)
           row[lumped::kFreeTargetColumns[k]] =
               csv_number(has ? cases::number_or_nan(s["target_center_velocity_final"][k]) : NAN);

@@ -78,7 +78,7 @@ TEST(Cli, CheckAcceptsEveryShippedCase) {
   const auto parsed = nlohmann::json::parse(json.output);
   ASSERT_EQ(parsed.size(), 1u);
   EXPECT_NEAR(parsed[0]["lambda"].get<double>(), 5.0 / 9.0, 1e-12);
-  EXPECT_TRUE(parsed[0]["fem_target_refusal"].is_null()) << json.output;
+  EXPECT_TRUE(parsed[0].at("fem_target_refusal").is_null()) << json.output;
   // A half-space without its density: the lumped models' only, and --json says why not the FEM's
   // with the key rebound fem would name.
   const fs::path dir = scratch("no-density");
@@ -93,7 +93,7 @@ TEST(Cli, CheckAcceptsEveryShippedCase) {
   const Invocation refused = run("check --json " + (dir / "case.json").string());
   ASSERT_EQ(refused.status, 0) << refused.output << text;
   const auto entry = nlohmann::json::parse(refused.output)[0];
-  EXPECT_EQ(entry["fem_target_refusal"]["key"], "target.material.density") << refused.output;
+  EXPECT_EQ(entry.at("fem_target_refusal").at("key"), "target.material.density") << refused.output;
 }
 
 // Each class of bad input: exit 2 and a message naming the file and the key.

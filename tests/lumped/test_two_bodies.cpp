@@ -334,7 +334,7 @@ TEST(TwoSpheres, SweepCsvEndsWithTheTargetsVelocityAndSpin) {
                                         {"tangential_speed", speed * std::sin(range.value(i))}},
                                        0.3, {{"model", "lai"}}));
     const double v2t = last[last.size() - 3], v2n = last[last.size() - 2], w2 = last.back();
-    EXPECT_NEAR(v2t, s.q.target_center_velocity_final.x(), 1e-8 * std::abs(v2n)) << line;
+    EXPECT_NEAR(v2t, s.q.target_center_velocity_final.x(), 1e-8 * std::abs(v2t)) << line;
     EXPECT_NEAR(v2n, s.q.target_center_velocity_final.y(), 1e-8 * std::abs(v2n)) << line;
     EXPECT_NEAR(w2, s.q.target_spin_final, 1e-8 * std::abs(w2) + 1e-12) << line;
     // Momentum (t, n): m1 v1 + m2 v2 = m1 v0, to the 10 printed digits.
