@@ -154,7 +154,8 @@ void print_warnings(const nlohmann::json& summary, const std::string& command) {
 }
 
 void print_progress(const std::string& text) {
-  std::fputs(text.c_str(), stderr);  // progress on standard error, results on standard output
+  // Progress on standard error after the results written so far (no line split in one file).
+  std::fflush(stdout), std::fputs(text.c_str(), stderr);
 }
 
 void print_warning(const std::string& text) {
