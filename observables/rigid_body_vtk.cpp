@@ -36,6 +36,16 @@ vtkSmartPointer<vtkPolyData> transformed(vtkAlgorithm* source, vtkTransform* tra
   return out;
 }
 
+// A sphere's surface about its centre, as drawn for a sphere body and a free target sphere.
+vtkSmartPointer<vtkPolyData> sphere_surface(double radius) {
+  vtkNew<vtkSphereSource> sphere;
+  sphere->SetRadius(radius);
+  sphere->SetThetaResolution(48);
+  sphere->SetPhiResolution(24);
+  vtkNew<vtkTransform> identity;
+  return transformed(sphere, identity);
+}
+
 // Body surface in a frame centred at G, axes (t, n, b), in the configuration at first touch.
 vtkSmartPointer<vtkPolyData> body_surface(const cases::Case& c, const cases::Derived& d) {
   const double R = c.body.radius;
@@ -87,12 +97,8 @@ vtkSmartPointer<vtkPolyData> body_surface(const cases::Case& c, const cases::Der
     }
     default: {
       // Sphere, shell; a custom body is drawn as the sphere of radius |PG| around G.
-      vtkNew<vtkSphereSource> sphere;
-      sphere->SetRadius(c.body.shape == cases::Shape::custom ? std::max(d.body.contact_offset, R)
-                                                             : R);
-      sphere->SetThetaResolution(48);
-      sphere->SetPhiResolution(24);
-      return transformed(sphere, identity);
+      return sphere_surface(
+          c.body.shape == cases::Shape::custom ? std::max(d.body.contact_offset, R) : R);
     }
   }
 }
@@ -107,24 +113,21 @@ double at_time(const History& h, const std::string& name, double time) {
 }
 
 // One rigid body's motion from the history: its centre G and rotation angle (trapezoidal
-// integration of the velocity and spin columns from G0 at rest angle 0), and the columns.
+// integration of the velocity and spin columns from G0 at rest angle 0).
 struct RigidMotion {
   std::vector<Eigen::Vector2d> centre;
   std::vector<double> angle;
-  const std::vector<double>*vt, *vn, *spin;
 };
 RigidMotion integrate_motion(const History& history, const Eigen::Vector2d& g0, const char* vt,
                              const char* vn, const char* spin) {
-  const std::vector<double>& t = history.column("time");
+  const std::vector<double>&t = history.column("time"), &u = history.column(vt),
+        &w = history.column(vn), &omega = history.column(spin);
   RigidMotion m{std::vector<Eigen::Vector2d>(history.rows(), g0),
-                std::vector<double>(history.rows(), 0.0), &history.column(vt), &history.column(vn),
-                &history.column(spin)};
+                std::vector<double>(history.rows(), 0.0)};
   for (std::size_t i = 1; i < history.rows(); ++i) {
     const double dt = t[i] - t[i - 1];
-    m.centre[i] =
-        m.centre[i - 1] +
-        0.5 * dt * Eigen::Vector2d((*m.vt)[i] + (*m.vt)[i - 1], (*m.vn)[i] + (*m.vn)[i - 1]);
-    m.angle[i] = m.angle[i - 1] + 0.5 * dt * ((*m.spin)[i] + (*m.spin)[i - 1]);
+    m.centre[i] = m.centre[i - 1] + 0.5 * dt * Eigen::Vector2d(u[i] + u[i - 1], w[i] + w[i - 1]);
+    m.angle[i] = m.angle[i - 1] + 0.5 * dt * (omega[i] + omega[i - 1]);
   }
   return m;
 }
@@ -208,12 +211,7 @@ int write_rigid_body_frames(const std::string& directory, const cases::Case& c,
   RigidMotion target_motion;
   const Eigen::Vector2d target_g0(0.0, -c.target.radius);
   if (target) {
-    vtkNew<vtkSphereSource> sphere;
-    sphere->SetRadius(c.target.radius);
-    sphere->SetThetaResolution(48);
-    sphere->SetPhiResolution(24);
-    vtkNew<vtkTransform> identity;
-    target_surface = transformed(sphere, identity);
+    target_surface = sphere_surface(c.target.radius);
     target_motion = integrate_motion(history, target_g0, "target_center_velocity_t",
                                      "target_center_velocity_n", "target_spin");
   }

@@ -6,6 +6,7 @@
 #include <vtkDataArray.h>
 #include <vtkIdList.h>
 #include <vtkNew.h>
+#include <vtkPointData.h>
 #include <vtkPolyData.h>
 #include <vtkXMLPolyDataReader.h>
 
@@ -83,7 +84,23 @@ TEST(RigidBodyFrames, AFreeTargetSphereIsDrawnAndThePairsCentreOfMassMovesUnifor
     std::snprintf(name, sizeof name, "rigid_body_%04d.vtp", frame);
     reader->SetFileName((dir / name).c_str());
     reader->Update();
-    const auto [g1, g2] = centres(reader->GetOutput());
+    vtkPolyData* data = reader->GetOutput();
+    const auto [g1, g2] = centres(data);
+    // Newton's third law on the two P vertices: the forces drawn sum to zero, and during the
+    // contact each body's is the contact force, non-zero (a sign error on the target's fails).
+    vtkDataArray* force = data->GetPointData()->GetArray("contact_force");
+    ASSERT_NE(force, nullptr);
+    Eigen::Vector2d sum = Eigen::Vector2d::Zero();
+    double largest = 0;
+    for (vtkIdType k = 0; k < force->GetNumberOfTuples(); ++k) {
+      const Eigen::Vector2d f(force->GetComponent(k, 0), force->GetComponent(k, 1));
+      sum += f;
+      largest = std::max(largest, f.norm());
+    }
+    if (frame > 0 && frame < frames - 1) {
+      EXPECT_GT(largest, 0.0) << "frame " << frame;
+    }
+    EXPECT_LE(sum.norm(), 1e-12 * largest) << "frame " << frame;
     const double t = end * frame / (frames - 1);
     // At rest before: the body's centre at G0, the target's at (0, -R2), touching at P.
     const Eigen::Vector2d expected =
