@@ -12,8 +12,9 @@
 # The screenshot can also be asked for with REBOUND_VIEW_SCREENSHOT=out.png (also in the GUI).
 # The view opens at the FEM frame of largest von Mises stress (the contact), with the rigid plane
 # y = 0 drawn translucent under the bodies (when the case's target is the rigid plane; a deformable
-# target is in the FEM's frames, a socket is not drawn) and von Mises coloured on a log scale over the range it
-# takes in the contact region of that frame (see contact_region_range). It prints that range.
+# target is in the FEM's frames, a socket is not drawn) and von Mises coloured on a log scale over
+# the range it takes in the contact region of that frame (see contact_region_range). It prints
+# that range.
 # Exit status: 0 ok, 2 nothing to show or bad arguments, 1 a ParaView error.
 import json
 import os
