@@ -63,17 +63,27 @@ struct Material {
 // sphere (radius R2 = radius, material E, nu and a required density) is at rest before the impact
 // with its centre at (0, -R2, 0): the pair is one equivalent body on a rigid plane (cases::derive;
 // Johnson 1985 ch. 11, Stronge 2000; docs/THEORY.md §2), and the target's own rebound follows
-// from the impulse (lumped/summary.h).
-enum class TargetType { rigid_plane, elastic_halfspace, spherical_socket, sphere };
+// from the impulse (lumped/summary.h). The elastic plate (the FEM only: no lumped or half-space
+// model has its flexure; require_lumped_target) is the square [-L, L] x [-h, 0] x [-L, L] of
+// thickness h and half-width L under P, its four edge faces free or clamped, of its own material
+// with its density (fem/targets/elastic_plate.h; Zener 1941's plate when L is large).
+enum class TargetType { rigid_plane, elastic_halfspace, spherical_socket, sphere, elastic_plate };
 
 const char* to_string(TargetType type);
 
+// How an elastic plate's four edge faces (|x| = L, |z| = L) are held.
+enum class PlateEdge { free, clamped };
+const char* to_string(PlateEdge edge);
+
 struct Target {
   TargetType type = TargetType::rigid_plane;
-  double young_modulus = 0;       // Pa, elastic_halfspace and sphere
-  double poisson_ratio = 0;       // elastic_halfspace and sphere
-  std::optional<double> density;  // kg/m^3: elastic_halfspace, optional; sphere, required
-  double radius = 0;              // m: spherical_socket, the socket's radius R1; sphere, its R2
+  double young_modulus = 0;          // Pa, elastic_halfspace, sphere and elastic_plate
+  double poisson_ratio = 0;          // elastic_halfspace, sphere and elastic_plate
+  std::optional<double> density;     // kg/m^3: elastic_halfspace, optional; sphere, plate, required
+  double radius = 0;                 // m: spherical_socket, the socket's radius R1; sphere, its R2
+  double thickness = 0;              // m: elastic_plate, h
+  double half_width = 0;             // m: elastic_plate, L
+  PlateEdge edge = PlateEdge::free;  // elastic_plate
   // The target does not deform (the rigid plane, the socket): E* and G* are the body's.
   bool rigid() const {
     return type == TargetType::rigid_plane || type == TargetType::spherical_socket;
@@ -237,6 +247,12 @@ std::string fem_target_problem(const Case& c);
 // change (target.radius for a socket; body.shape, material.model or target.material.density for
 // a target sphere or half-space).
 void require_fem_target(const Case& c);
+
+// Why the lumped and half-space models cannot run the case: target.type "elastic_plate", whose
+// flexure none of them has; empty when they can. require_lumped_target throws CaseError(c.source,
+// "target.type", that) when it is not empty (lumped::solve and the commands that pair the models).
+std::string lumped_target_problem(const Case& c);
+void require_lumped_target(const Case& c);
 
 // Approach velocity of P in (t, n): (v_t, v_n) with v_n < 0.
 double incidence_angle(const Impact& impact);  // alpha = atan(v_t / -v_n)

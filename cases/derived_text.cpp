@@ -61,6 +61,15 @@ std::string derived_table(const Case& c, const Derived& d) {
         "kg/m^3 (%s)\n",
         c.target.radius, c.target.young_modulus, c.target.poisson_ratio, *c.target.density,
         models.c_str());
+  else if (c.target.type == TargetType::elastic_plate)
+    out += format(
+        "  target: elastic plate, thickness h = %.6g m, half-width L = %.6g m, edges %s, E = %.4g "
+        "Pa, nu = %.4g, rho = %.4g kg/m^3 (%s)\n",
+        c.target.thickness, c.target.half_width, to_string(c.target.edge), c.target.young_modulus,
+        c.target.poisson_ratio, *c.target.density,
+        models == "every model, the FEM included"
+            ? "the FEM only: no lumped or half-space model has its flexure"
+            : ("no model: " + models.substr(models.find("not the FEM: "))).c_str());
   else
     out += format("  target: elastic half-space, E = %.4g Pa, nu = %.4g%s (%s)\n",
                   c.target.young_modulus, c.target.poisson_ratio,

@@ -1037,12 +1037,20 @@ void read_document(const json& document, Problems& problems, Case& result) {
 
   const bool target_ok = problems.step([&] {
     if (!top.has("target")) return;
-    const ObjectReader target(top.at("target"), "target", problems, {"type", "material", "radius"});
-    const std::string type =
-        target.choice("type", {"rigid_plane", "elastic_halfspace", "spherical_socket", "sphere"},
-                      std::string("rigid_plane"));
+    const ObjectReader target(top.at("target"), "target", problems,
+                              {"type", "material", "radius", "thickness", "half_width", "edge"});
+    const std::string type = target.choice(
+        "type", {"rigid_plane", "elastic_halfspace", "spherical_socket", "sphere", "elastic_plate"},
+        std::string("rigid_plane"));
     Target& t = result.target;
-    const bool sphere = type == "sphere";
+    const bool sphere = type == "sphere", plate = type == "elastic_plate";
+    for (const char* key : {"thickness", "half_width", "edge"})
+      if (!plate && target.has(key))
+        problems.add(std::string("target.") + key,
+                     "is given for target.type \"" + type +
+                         "\", which is not a plate; expected target.type \"elastic_plate\" with "
+                         "it, or no target." +
+                         key);
     if (type != "spherical_socket" && !sphere && target.has("radius"))
       problems.add("target.radius", "is given for target.type \"" + type +
                                         "\", which has no radius; expected target.type "
@@ -1069,7 +1077,29 @@ void read_document(const json& document, Problems& problems, Case& result) {
       spelling.inputs.push_back({"target.radius", t.radius, 1e-2});
       return;
     }
-    t.type = sphere ? TargetType::sphere : TargetType::elastic_halfspace;
+    t.type = sphere  ? TargetType::sphere
+             : plate ? TargetType::elastic_plate
+                     : TargetType::elastic_halfspace;
+    if (plate) {
+      // The plate's geometry (fem/targets/elastic_plate.h checks it against the contact zone).
+      problems.step([&] {
+        t.thickness = target.number("thickness", "the plate's thickness h > 0 m");
+        target.require("thickness", t.thickness, t.thickness > 0 && std::isfinite(t.thickness),
+                       "the plate's thickness h > 0 m");
+        spelling.inputs.push_back({"target.thickness", t.thickness, 1e-2});
+      });
+      problems.step([&] {
+        t.half_width = target.number(
+            "half_width", "the plate's half-width L > 0 m (the square [-L, L]^2 around P)");
+        target.require("half_width", t.half_width, t.half_width > 0 && std::isfinite(t.half_width),
+                       "the plate's half-width L > 0 m (the square [-L, L]^2 around P)");
+      });
+      problems.step([&] {
+        t.edge = target.choice("edge", {"free", "clamped"}, std::string("free")) == "clamped"
+                     ? PlateEdge::clamped
+                     : PlateEdge::free;
+      });
+    }
     // The sphere's radius R2 (a problem of its own: the material is read as well).
     if (sphere)
       problems.step([&] {
@@ -1078,11 +1108,13 @@ void read_document(const json& document, Problems& problems, Case& result) {
                        "the target sphere's radius R2 > 0 m");
         spelling.inputs.push_back({"target.radius", t.radius, 1e-2});
       });
-    const std::string what = sphere ? "the target sphere" : "the elastic half-space";
+    const std::string what = sphere  ? "the target sphere"
+                             : plate ? "the elastic plate"
+                                     : "the elastic half-space";
     if (!target.has("material"))
       target.stop("target.material",
                   std::string("is missing; expected {\"young_modulus\", \"poisson_ratio\", ") +
-                      (sphere ? "\"density\"}" : "[\"density\"]}") + " of " + what);
+                      (sphere || plate ? "\"density\"}" : "[\"density\"]}") + " of " + what);
     const ObjectReader material(target.at("material"), "target.material", problems,
                                 {"young_modulus", "poisson_ratio", "density"});
     problems.step([&] {
@@ -1097,12 +1129,15 @@ void read_document(const json& document, Problems& problems, Case& result) {
                        "a Poisson ratio in (-1, 0.5)");
     });
     problems.step([&] {
-      if (sphere) {
-        // The free sphere's mass and inertia enter the pair (cases::derive).
-        t.density = material.number(
-            "density", "the target sphere's density > 0 kg/m^3 (its mass enters the impact)");
-        material.require("density", *t.density, *t.density > 0,
-                         "the target sphere's density > 0 kg/m^3");
+      if (sphere || plate) {
+        // The free sphere's mass and inertia enter the pair (cases::derive); the plate's mass
+        // its flexure.
+        const std::string expected =
+            (sphere ? "the target sphere's" : "the plate's") +
+            std::string(" density > 0 kg/m^3 (its mass enters the impact)");
+        t.density = material.number("density", expected);
+        material.require("density", *t.density, *t.density > 0 && std::isfinite(*t.density),
+                         expected);
         spelling.inputs.push_back({"target.material.density", *t.density, 3e3});
         return;
       }
@@ -1252,8 +1287,14 @@ const char* to_string(TargetType type) {
       return "spherical_socket";
     case TargetType::sphere:
       return "sphere";
+    case TargetType::elastic_plate:
+      return "elastic_plate";
   }
   return "?";
+}
+
+const char* to_string(PlateEdge edge) {
+  return edge == PlateEdge::clamped ? "clamped" : "free";
 }
 
 const char* to_string(MaterialModel model) {
@@ -1288,11 +1329,14 @@ std::pair<std::string, std::string> fem_target_issue(const Case& c) {
                 "a looser socket or a slower impact for the FEM (rebound fem, pair, refine, sweep "
                 "--fem, mesh; the lumped and half-space models take this socket)"};
   }
-  // A target sphere, or a half-space meshed as a block, of its own elastic material
-  // (fem/targets/elastic_sphere.h, fem/targets/elastic_halfspace.h), struck by an elastic sphere.
-  const bool sphere = c.target.moves();
-  const std::string what = sphere ? "a target sphere" : "an elastic half-space";
-  const std::string others = " (the lumped and half-space models take any body)";
+  // A target sphere, a half-space meshed as a block or a plate, of its own elastic material
+  // (fem/targets/elastic_sphere.h, elastic_halfspace.h, elastic_plate.h), struck by an elastic
+  // sphere.
+  const bool sphere = c.target.moves(), plate = c.target.type == TargetType::elastic_plate;
+  const std::string what = sphere  ? "a target sphere"
+                           : plate ? "an elastic plate"
+                                   : "an elastic half-space";
+  const std::string others = plate ? "" : " (the lumped and half-space models take any body)";
   if (c.body.shape != Shape::sphere)
     return {"body.shape", std::string("is \"") + to_string(c.body.shape) + "\"; the FEM strikes " +
                               what + " with a sphere only: expected body.shape \"sphere\"" +
@@ -1317,6 +1361,19 @@ std::string fem_target_problem(const Case& c) {
 void require_fem_target(const Case& c) {
   const auto [key, problem] = fem_target_issue(c);
   if (!problem.empty()) throw CaseError(c.source, key, problem);
+}
+
+std::string lumped_target_problem(const Case& c) {
+  if (c.target.type != TargetType::elastic_plate) return "";
+  return "is \"elastic_plate\": no lumped or half-space model has a plate's flexure (each takes "
+         "the target as a half-space), so only the FEM runs it (rebound fem, refine, mesh; "
+         "docs/FEM.md compares it with Zener's plate model): expected another target.type for the "
+         "lumped and half-space models";
+}
+
+void require_lumped_target(const Case& c) {
+  const std::string problem = lumped_target_problem(c);
+  if (!problem.empty()) throw CaseError(c.source, "target.type", problem);
 }
 
 double psi_scale(double poisson_ratio, double friction) {

@@ -201,6 +201,7 @@ class SolverImpl final : public Solver {
   // Setup stages (the constructor runs them in this order).
   void setup_dofs();
   void setup_geometry();
+  void hold_target_boundaries();
   void setup_operator();
   void assemble_lumped_mass();
   void extract_nodes();
@@ -274,6 +275,7 @@ SolverImpl<p>::SolverImpl(const cases::Case& c, const SolverOptions& options, MP
   // The stages, as in the deal.II tutorials: each fills the members named in its comment.
   setup_dofs();
   setup_geometry();
+  hold_target_boundaries();
   setup_operator();
   assemble_lumped_mass();
   extract_nodes();
@@ -291,6 +293,21 @@ void SolverImpl<p>::setup_dofs() {
   relevant_dofs_ = DoFTools::extract_locally_relevant_dofs(dof_handler_);
   constraints_.reinit(relevant_dofs_);
   DoFTools::make_hanging_node_constraints(dof_handler_, constraints_);
+  constraints_.close();
+}
+
+// constraints_ again, for a target that holds some of its faces (a clamped plate's edges,
+// DeformableTarget::held_boundaries): the hanging nodes' and zero displacement there, so that
+// those nodes take no mass (kick_mass_ +inf) and never move. After setup_geometry, whose positions
+// must follow the hanging nodes only.
+template <int p>
+void SolverImpl<p>::hold_target_boundaries() {
+  if (!deformable_ || deformable_->held_boundaries.empty()) return;
+  constraints_.clear();
+  constraints_.reinit(relevant_dofs_);
+  DoFTools::make_hanging_node_constraints(dof_handler_, constraints_);
+  for (const types::boundary_id id : deformable_->held_boundaries)
+    DoFTools::make_zero_boundary_constraints(dof_handler_, id, constraints_);
   constraints_.close();
 }
 

@@ -89,6 +89,7 @@ bool checks_solve_control(const cases::Case& c) {
 
 Outcome solve(const cases::Case& c, const cases::Derived& d, bool record_history,
               const SolveControl& control) {
+  cases::require_lumped_target(c);  // not a plate: no lumped model has its flexure
   const Configuration configuration = configuration_of(c, d);
   Outcome outcome;
   try {

@@ -131,6 +131,7 @@ std::vector<SweepPoint> run_sweep(const cases::Case& base, SweepVariable variabl
                                   const std::vector<double>& values, int threads,
                                   const std::atomic<bool>* stop,
                                   const std::function<void(double points_done)>& progress) {
+  cases::require_lumped_target(base);  // up front, not once per point
   const int count = static_cast<int>(values.size());
   std::vector<SweepPoint> rows(values.size());
   std::atomic<int> next{0};

@@ -261,20 +261,24 @@ CoarseCells coarse_cells(const Placement& p) {
   return result;
 }
 
-// A target block of half-width and depth L: 2 x 1 x 2 cubes of edge L under the plane y = 0, P a
-// vertex of its top face, every cell flat (material_id 1, as the core cells).
-CoarseCells block_cells(double L) {
+// A target block of half-width L and depth D under the plane y = 0: 2n x 1 x 2n cells of width
+// w = L/n, n = max(1, round(L/D)) (about cubes), P a vertex of its top face, every cell flat
+// (material_id 1, as the core cells).
+CoarseCells block_cells(double L, double D) {
+  const int n = std::max(1, int(std::lround(L / D))), m = 2 * n + 1;  // vertices per row
+  const double w = L / n;
   CoarseCells result;
-  for (int k = 0; k < 3; ++k)
+  for (int k = 0; k < m; ++k)
     for (int j = 0; j < 2; ++j)
-      for (int i = 0; i < 3; ++i)
-        result.vertices.emplace_back((i - 1) * L, (j - 1) * L, (k - 1) * L);
-  for (int k = 0; k < 2; ++k)
-    for (int i = 0; i < 2; ++i) {
+      for (int i = 0; i < m; ++i)
+        result.vertices.emplace_back((i - n) * w, (j - 1) * D, (k - n) * w);
+  for (int k = 0; k < 2 * n; ++k)
+    for (int i = 0; i < 2 * n; ++i) {
       dealii::CellData<3> cell;
       cell.vertices.resize(8);
       for (unsigned v = 0; v < 8; ++v)
-        cell.vertices[v] = unsigned((k + ((v >> 2) & 1)) * 6 + ((v >> 1) & 1) * 3 + i + (v & 1));
+        cell.vertices[v] =
+            unsigned((k + ((v >> 2) & 1)) * 2 * m + ((v >> 1) & 1) * m + i + (v & 1));
       cell.material_id = 1;
       result.cells.push_back(cell);
     }
@@ -317,7 +321,10 @@ void make_coarse_mesh(const Placement& p, const MeshOptions& options,
   if (target && target->shape != cases::Shape::sphere)
     throw std::invalid_argument("meshes: a target body must be a sphere");
   if (target || options.target_block > 0) {
-    const CoarseCells second = target ? coarse_cells(*target) : block_cells(options.target_block);
+    const double depth =
+        options.target_block_depth > 0 ? options.target_block_depth : options.target_block;
+    const CoarseCells second =
+        target ? coarse_cells(*target) : block_cells(options.target_block, depth);
     const unsigned offset = unsigned(all.vertices.size());
     all.vertices.insert(all.vertices.end(), second.vertices.begin(), second.vertices.end());
     for (dealii::CellData<3> cell : second.cells) {
@@ -340,12 +347,16 @@ void make_coarse_mesh(const Placement& p, const MeshOptions& options,
     cell->set_material_id(on_target ? body_ids::target : body_ids::body);
     for (const auto& face : cell->face_iterators()) {
       if (!face->at_boundary()) continue;
-      if (on_target && !target)  // the block's flat faces
-        face->set_boundary_id(std::abs(face->center()[1]) < 1e-9 * options.target_block
-                                  ? boundary_ids::target_block_surface
-                                  : boundary_ids::target_block_sides);
-      else
+      if (on_target && !target) {  // the block's flat faces: top, bottom, the four edges
+        const double y = face->center()[1], tolerance = 1e-9 * options.target_block;
+        face->set_boundary_id(std::abs(y) < tolerance ? boundary_ids::target_block_surface
+                              : std::abs(face->center()[0]) < options.target_block - tolerance &&
+                                      std::abs(face->center()[2]) < options.target_block - tolerance
+                                  ? boundary_ids::target_block_bottom
+                                  : boundary_ids::target_block_edges);
+      } else {
         set_surface_ids(on_target ? *target : p, face, on_target);
+      }
     }
   }
   triangulation.set_manifold(manifold_ids::contact_cap,

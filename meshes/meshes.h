@@ -56,7 +56,8 @@ constexpr dealii::types::boundary_id cylinder = 3;
 constexpr dealii::types::boundary_id target_contact_cap = 11;  // a target body's half with P
 constexpr dealii::types::boundary_id target_far_cap = 12;
 constexpr dealii::types::boundary_id target_block_surface = 13;  // a target block's face y = 0
-constexpr dealii::types::boundary_id target_block_sides = 14;    // ... and its other five faces
+constexpr dealii::types::boundary_id target_block_bottom = 14;   // ... its face y = -depth
+constexpr dealii::types::boundary_id target_block_edges = 15;    // ... its faces |x|, |z| = L
 }  // namespace boundary_ids
 // Material ids: which body a cell belongs to (inherited by every refinement). A mesh without a
 // target body has the body's cells only.
@@ -108,6 +109,9 @@ struct MeshOptions {
   // touching the body at P, meshed with cells of material id body_ids::target and refined toward P
   // by the same rule; 0: none.
   double target_block = 0;
+  // The block's depth instead of L (a plate's thickness h: its coarse cells are then about h wide,
+  // 2n x 1 x 2n of them with n = round(L / h)); 0: L.
+  double target_block_depth = 0;
 };
 MeshOptions mesh_options(const cases::Case& c, int extra_levels);
 
@@ -116,8 +120,9 @@ MeshOptions mesh_options(const cases::Case& c, int extra_levels);
 // and boundary ids and attaches the manifolds. `triangulation` must be empty.
 void make_coarse_mesh(const Placement& placement, Triangulation& triangulation);
 // The same with the coarse cells of options' target body or target block beside the body's (a
-// block: 2 x 1 x 2 cubes of edge L with P a vertex of its face y = 0, flat); the two bodies share
-// no vertex, P included.
+// block: 2n x 1 x 2n flat cells of width L/n and depth D with P a vertex of its face y = 0,
+// n = max(1, round(L/D)), D = target_block_depth or L); the two bodies share no vertex, P
+// included.
 void make_coarse_mesh(const Placement& placement, const MeshOptions& options,
                       Triangulation& triangulation);
 // A sphere of radius R touching the body's P from below: its centre at (0, -R, 0), its touching

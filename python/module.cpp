@@ -27,6 +27,7 @@
 #include "lumped/solve.h"
 #include "lumped/summary.h"
 #include "lumped/sweep.h"
+#include "lumped/zener_plate.h"
 #include "observables/history.h"
 #include "observables/quantities.h"
 #include "observables/units.h"
@@ -423,13 +424,18 @@ PYBIND11_MODULE(_rebound, m) {
   py::class_<cases::Target>(m, "Target", "target section of a case (SI)")
       .def_property_readonly("type", [](const cases::Target& t) { return to_string(t.type); })
       .def_readonly("young_modulus", &cases::Target::young_modulus,
-                    "elastic_halfspace and sphere only, Pa")
+                    "elastic_halfspace, sphere and elastic_plate only, Pa")
       .def_readonly("poisson_ratio", &cases::Target::poisson_ratio,
-                    "elastic_halfspace and sphere only")
+                    "elastic_halfspace, sphere and elastic_plate only")
       .def_readonly("density", &cases::Target::density,
-                    "sphere: kg/m^3; elastic_halfspace: optional (None)")
+                    "sphere, elastic_plate: kg/m^3; elastic_halfspace: optional (None)")
       .def_readonly("radius", &cases::Target::radius,
-                    "spherical_socket: the socket's R1, m; sphere: the target sphere's R2, m");
+                    "spherical_socket: the socket's R1, m; sphere: the target sphere's R2, m")
+      .def_readonly("thickness", &cases::Target::thickness, "elastic_plate: its h, m")
+      .def_readonly("half_width", &cases::Target::half_width, "elastic_plate: its L, m")
+      .def_property_readonly(
+          "edge", [](const cases::Target& t) { return to_string(t.edge); },
+          "elastic_plate: \"free\" or \"clamped\"");
   py::class_<cases::Material>(m, "Material", "material section of a case (SI)")
       .def_readonly("young_modulus", &cases::Material::young_modulus)
       .def_readonly("poisson_ratio", &cases::Material::poisson_ratio)
@@ -520,6 +526,31 @@ PYBIND11_MODULE(_rebound, m) {
         py::arg("cells") = 40, py::arg("domain") = 1.25,
         "The half-space model's frictionless static contact at each rigid approach (use "
         "rebound.halfspace_static); RuntimeError when the contact reaches the grid's edge.");
+  m.def(
+      "zener_plate",
+      [](const py::object& what) {
+        const cases::Case c = load_case_object(what);
+        if (c.target.type != cases::TargetType::elastic_plate)
+          throw py::value_error(c.source + ": target.type is \"" + to_string(c.target.type) +
+                                "\"; Zener's model needs \"elastic_plate\"");
+        const lumped::ZenerPlateImpact z =
+            lumped::zener_plate_impact(lumped::zener_inelasticity(c));
+        const cases::HertzScales h = derive(c).hertz;
+        const double force = 4.0 / 3.0 * h.contact_modulus * std::sqrt(h.radius) *
+                             std::pow(h.max_compression, 1.5);
+        py::dict out;
+        out["inelasticity"] = z.inelasticity;
+        out["restitution"] = z.restitution;
+        out["contact_duration"] = z.duration * h.max_compression / h.normal_speed;
+        out["peak_force"] = z.peak_force * force;
+        out["plate_energy"] = z.plate_energy;
+        return out;
+      },
+      py::arg("case"),
+      "Zener's (1941) normal impact of the case's sphere on its elastic plate, the plate infinite "
+      "(lumped/zener_plate.h): inelasticity (his parameter Lambda), restitution e, "
+      "contact_duration (s), peak_force (N), plate_energy (the share of the impact energy the "
+      "plate carries away); ValueError for another target.");
   m.def(
       "case_with_model",
       [](const py::object& what, const std::string& model) {

@@ -214,6 +214,7 @@ void share_outcome(PairResult& pair) {
 
 PairResult run_pair(const cases::Case& c, const std::string& directory,
                     const PairOptions& options) {
+  cases::require_lumped_target(c);  // a plate: no lumped model to pair the FEM with
   const bool root = is_root_rank();
   const auto say = [&](const std::string& text) {
     if (root && options.report) options.report(text);

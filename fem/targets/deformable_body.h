@@ -1,8 +1,9 @@
-// What every deformable target body (fem/targets/elastic_sphere.h, elastic_halfspace.h) shares:
-// the body meets it through the solver's two-body contact (fem/two_body_contact.h), not a
-// node-by-node law; its DeformableTarget (the case's friction, the target's own elastic material,
-// the contact surfaces tabled within 2 a_max of P, where the contact stays within about a_max);
-// and the static contact radius of the pair's Hertz law, a = (3 F R* / (4 E*))^(1/3).
+// What every deformable target body (fem/targets/elastic_sphere.h, elastic_halfspace.h,
+// elastic_plate.h) shares: the body meets it through the solver's two-body contact
+// (fem/two_body_contact.h), not a node-by-node law; its DeformableTarget (the case's friction, the
+// target's own elastic material, the contact surfaces tabled within 2 a_max of P, where the contact
+// stays within about a_max); and the static contact radius of the pair's Hertz law, a = (3 F R* /
+// (4 E*))^(1/3).
 #pragma once
 
 #include "fem/targets/target.h"
@@ -20,6 +21,10 @@ class DeformableBody : public Target {
                       const Eigen::Vector3d& previous_velocity, double mass, double dt) const final;
   double contact_radius(const cases::Case& c, double force) const final;
   std::optional<DeformableTarget> deformable() const final { return deformable_; }
+
+ protected:
+  // A target whose face `id` is held fixed (a clamped plate's edges).
+  void hold(dealii::types::boundary_id id) { deformable_.held_boundaries.push_back(id); }
 
  private:
   DeformableTarget deformable_;

@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "fem/targets/elastic_halfspace.h"
+#include "fem/targets/elastic_plate.h"
 #include "fem/targets/elastic_sphere.h"
 #include "fem/targets/rigid_plane.h"
 #include "fem/targets/spherical_socket.h"
@@ -21,6 +22,8 @@ std::unique_ptr<Target> make_target(const cases::Case& c) {
       return std::make_unique<ElasticSphere>(c);
     case cases::TargetType::elastic_halfspace:
       return std::make_unique<ElasticHalfspace>(c);
+    case cases::TargetType::elastic_plate:
+      return std::make_unique<ElasticPlate>(c);
   }
   throw std::logic_error("make_target: a target type without its class");
 }

@@ -32,6 +32,7 @@ __all__ = [
     "lumped",
     "normal_law",
     "halfspace_static",
+    "zener_plate",
     "sweep",
     "sweep_values",
     "read_results",
@@ -102,6 +103,18 @@ def normal_law(case, approaches):
     a socket, 2 R on a plane), or a socket law on a plane.
     """
     return _rebound.normal_law(case, np.atleast_1d(np.asarray(approaches, dtype=float)))
+
+
+def zener_plate(case):
+    """Zener's (1941) normal impact of the case's sphere on its elastic plate
+    (``target.type "elastic_plate"``), the plate taken as infinite: Hertz's contact in series
+    with the plate's point admittance 1/(8 sqrt(D rho h)) (``lumped/zener_plate.h``). Returns a
+    dict: ``inelasticity`` (Lambda, his parameter), ``restitution`` (e), ``contact_duration``
+    (s), ``peak_force`` (N) and ``plate_energy`` (the share of the impact energy the plate
+    carries away, 1 - e^2). The FEM's plate is compared with it in docs/FEM.md; no lumped model
+    takes a plate. Raises ValueError for another target.
+    """
+    return _rebound.zener_plate(case)
 
 
 def halfspace_static(case, approaches, cells=40, domain=1.25):

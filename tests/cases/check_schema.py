@@ -22,6 +22,8 @@ except ImportError:
              "or scripts/install-deps.sh)")
 
 SHAPES = ["sphere", "capsule", "disc", "shell", "hoop", "custom"]
+# A glass target material with its density (a plate needs it).
+GLASS = {"young_modulus": 7e10, "poisson_ratio": 0.22, "density": 2500}
 
 
 def strip_comments(text):
@@ -115,6 +117,20 @@ def main():
         bad("negative friction", lambda d: d["contact"].update(friction=-0.1)),
         bad("elastic target without material",
             lambda d: d.update(target={"type": "elastic_halfspace"})),
+        bad("plate without thickness",
+            lambda d: d.update(target={"type": "elastic_plate", "half_width": 0.05,
+                                       "material": GLASS})),
+        bad("plate without density",
+            lambda d: d.update(target={"type": "elastic_plate", "thickness": 0.004,
+                                       "half_width": 0.05,
+                                       "material": {"young_modulus": 7e10, "poisson_ratio": 0.2}})),
+        bad("plate with a pinned edge",
+            lambda d: d.update(target={"type": "elastic_plate", "thickness": 0.004,
+                                       "half_width": 0.05, "edge": "pinned",
+                                       "material": GLASS})),
+        bad("thickness on a half-space",
+            lambda d: d.update(target={"type": "elastic_halfspace", "thickness": 0.004,
+                                       "material": GLASS})),
         bad("material on a rigid target",
             lambda d: d.update(target={"type": "rigid_plane",
                                        "material": {"young_modulus": 7e10, "poisson_ratio": 0.2}})),
@@ -237,6 +253,10 @@ def main():
 
     # And documents in the user's terms that both accept.
     good = [
+        bad("clamped plate",
+            lambda d: d.update(target={"type": "elastic_plate", "thickness": 0.004,
+                                       "half_width": 0.05, "edge": "clamped",
+                                       "material": GLASS})),
         bad("degrees", lambda d: d.update(impact={"speed": 1, "incidence_angle_deg": 30})),
         bad("diameter, no theta",
             lambda d: (d["body"].pop("radius"), d["body"].update(diameter=0.1),

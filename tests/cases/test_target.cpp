@@ -446,3 +446,79 @@ TEST(ElasticTarget, CheckSaysWhetherTheFemTakesTheHalfspace) {
   EXPECT_NE(taken.find("rho = 2500 kg/m^3 (every model, the FEM included)"), std::string::npos)
       << taken;
 }
+
+namespace {
+
+json glass_plate() {
+  return {{"type", "elastic_plate"},
+          {"thickness", 0.004},
+          {"half_width", 0.05},
+          {"material", {{"young_modulus", 70e9}, {"poisson_ratio", 0.25}, {"density", 2500}}}};
+}
+
+}  // namespace
+
+// A plate's keys: thickness and half-width required and > 0, edge "free" (default) or "clamped",
+// its material with the density its flexure needs; the keys a plate alone has are refused on
+// another target. Each problem names the file and the key.
+TEST(PlateTarget, ReadsItsGeometryAndRefusesBadValuesNamingTheKey) {
+  const Case c = parse_case(sphere_on(glass_plate()), "plate.json");
+  EXPECT_EQ(c.target.type, TargetType::elastic_plate);
+  EXPECT_EQ(c.target.thickness, 0.004);
+  EXPECT_EQ(c.target.half_width, 0.05);
+  EXPECT_EQ(c.target.edge, PlateEdge::free);
+  EXPECT_FALSE(c.target.rigid());
+  EXPECT_FALSE(c.target.moves());
+  json clamped = glass_plate();
+  clamped["edge"] = "clamped";
+  EXPECT_EQ(parse_case(sphere_on(clamped), "plate.json").target.edge, PlateEdge::clamped);
+  // The local contact is Hertz's on the plate's material: the half-space's pair.
+  json halfspace = glass();
+  halfspace["material"]["density"] = 2500;
+  EXPECT_EQ(derive(c).hertz.contact_modulus,
+            derive(parse_case(sphere_on(halfspace), "glass.json")).hertz.contact_modulus);
+
+  const auto bad = [](const std::string& key, const json& value, const std::string& fragment) {
+    json t = glass_plate();
+    if (value.is_null())
+      t.erase(key);
+    else
+      t[key] = value;
+    expect_rejected(t, "target." + key, fragment);
+  };
+  bad("thickness", nullptr, "the plate's thickness h > 0 m");
+  bad("thickness", 0, "the plate's thickness h > 0 m");
+  bad("half_width", nullptr, "the plate's half-width L > 0 m");
+  bad("half_width", -0.05, "the plate's half-width L > 0 m");
+  bad("edge", "simply_supported", "\"free\"");
+  json no_density = glass_plate();
+  no_density["material"].erase("density");
+  expect_rejected(no_density, "target.material.density", "the plate's density > 0 kg/m^3");
+  json on_halfspace = glass();
+  on_halfspace["thickness"] = 0.004;
+  expect_rejected(on_halfspace, "target.thickness", "expected target.type \"elastic_plate\"");
+}
+
+// The FEM takes the plate struck by an elastic sphere; the lumped and half-space models do not
+// (none has its flexure), and `rebound check` says so.
+TEST(PlateTarget, TheFemOnlyTakesIt) {
+  const Case c = parse_case(sphere_on(glass_plate()), "plate.json");
+  EXPECT_EQ(fem_target_problem(c), "");
+  EXPECT_NE(lumped_target_problem(c).find("no lumped or half-space model has a plate's flexure"),
+            std::string::npos);
+  try {
+    require_lumped_target(c);
+    ADD_FAILURE() << "the lumped models took a plate";
+  } catch (const CaseError& error) {
+    EXPECT_EQ(error.key(), "target.type");
+  }
+  EXPECT_EQ(lumped_target_problem(parse_case(sphere_on(glass()), "glass.json")), "");
+  const std::string table = derived_table(c, derive(c));
+  EXPECT_NE(table.find("target: elastic plate, thickness h = 0.004 m, half-width L = 0.05 m, "
+                       "edges free"),
+            std::string::npos)
+      << table;
+  EXPECT_NE(table.find("(the FEM only: no lumped or half-space model has its flexure)"),
+            std::string::npos)
+      << table;
+}

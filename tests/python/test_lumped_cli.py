@@ -1,16 +1,18 @@
 """rebound.lumped(case) against `rebound lumped CASE` for every shipped case: every key of
 summary.json equal (numbers to 1e-12 relative), and history.csv's columns, in order and named as
 its header (with their units: time_s, normal_force_N, ...), equal to the module's arrays printed
-as the command line prints them (%.10e)."""
+as the command line prints them (%.10e). A plate, which no lumped model takes, is refused by both
+(exit 2 naming target.type; CaseError)."""
 
 import glob
 import os
+import subprocess
 import unittest
 
 import numpy as np
 
 import rebound
-from common import (CASES_DIR, RUN_DEPENDENT, count_numbers, json_differences, load_json, read_csv_text,
+from common import (CASES_DIR, REBOUND_BINARY, RUN_DEPENDENT, count_numbers, json_differences, load_json, read_csv_text,
                     run_cli, temporary_folder)
 
 
@@ -24,8 +26,16 @@ class LumpedEqualsCommandLine(unittest.TestCase):
         for path in paths:
             with self.subTest(case=os.path.basename(path)):
                 case = rebound.load_case(path)
-                models.add(case.lumped.model)
                 folder = os.path.join(out, case.name)
+                if case.target.type == "elastic_plate":  # no lumped model: refused, both ways
+                    run = subprocess.run([REBOUND_BINARY, "lumped", path, "-o", folder],
+                                         capture_output=True, text=True)
+                    self.assertEqual(run.returncode, 2)
+                    self.assertIn("target.type", run.stderr)
+                    with self.assertRaises(rebound.CaseError):
+                        rebound.lumped(case)
+                    continue
+                models.add(case.lumped.model)
                 run_cli("lumped", path, "-o", folder, "--quiet", "--no-plots")
                 expected = load_json(os.path.join(folder, "lumped", "summary.json"))
                 result = rebound.lumped(case)
