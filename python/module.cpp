@@ -536,8 +536,8 @@ PYBIND11_MODULE(_rebound, m) {
         const lumped::ZenerPlateImpact z =
             lumped::zener_plate_impact(lumped::zener_inelasticity(c));
         const cases::HertzScales h = derive(c).hertz;
-        const double force = 4.0 / 3.0 * h.contact_modulus * std::sqrt(h.radius) *
-                             std::pow(h.max_compression, 1.5);
+        const double force =
+            4.0 / 3.0 * h.contact_modulus * std::sqrt(h.radius) * std::pow(h.max_compression, 1.5);
         py::dict out;
         out["inelasticity"] = z.inelasticity;
         out["restitution"] = z.restitution;
