@@ -2,7 +2,8 @@
 // mutation corpus (tests/cases/fuzz_corpus.h, 3,000 inputs) is solved with its own lumped model;
 // the solve either fails with lumped::SolveError (exit 1, reason named) or gives a summary whose
 // rebound quantities are numbers (never null, NaN or inf) with a kinetic energy loss of at most
-// the whole initial energy. Nothing else may escape.
+// the whole initial energy. A plate (target.type "elastic_plate"), which no lumped model takes, is
+// refused with cases::CaseError naming target.type (exit 2). Nothing else may escape.
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -19,7 +20,7 @@ using namespace rebound;
 TEST(LumpedFuzz, AcceptedMutationsSolveToNumbersOrFailWithAReason) {
   const auto start = std::chrono::steady_clock::now();
   const auto corpus = test::fuzz_corpus(REBOUND_SOURCE_DIR "/cases", 3000);
-  int accepted = 0, solved = 0, failed = 0, halfspace = 0;
+  int accepted = 0, solved = 0, failed = 0, halfspace = 0, plates = 0;
   for (const auto& input : corpus) {
     cases::Case c;
     cases::Derived d;
@@ -48,11 +49,16 @@ TEST(LumpedFuzz, AcceptedMutationsSolveToNumbersOrFailWithAReason) {
     } catch (const lumped::SolveError& error) {
       ++failed;
       EXPECT_NE(std::string(error.what()).find("fuzz.json"), std::string::npos) << error.what();
+    } catch (const cases::CaseError& error) {
+      ++plates;
+      EXPECT_EQ(c.target.type, cases::TargetType::elastic_plate) << error.what();
+      EXPECT_EQ(error.key(), "target.type") << error.what();
     }
   }
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  std::printf("%zu inputs, %d accepted: %d solved, %d failed with a reason; %.1f s\n",
-              corpus.size(), accepted, solved, failed, seconds);
+  std::printf(
+      "%zu inputs, %d accepted: %d solved, %d failed with a reason, %d plates refused; %.1f s\n",
+      corpus.size(), accepted, solved, failed, plates, seconds);
   EXPECT_GT(solved, 100);
 }
