@@ -29,7 +29,6 @@ void print_plots(const studies::PlotOutcome& plots, const std::string& directory
   std::printf("  plots in %s/plots/ (%s; drawn by %s)\n", directory.c_str(), names.c_str(),
               plots.interpreter.c_str());
 }
-
 }  // namespace
 
 const char* const kLumpedUsage =
@@ -60,6 +59,7 @@ int command_lumped(const std::vector<std::string>& arguments) {
   if (args.help()) return 0;
   Verbose verbose(args, "lumped");
   const cases::Case c = cases::load_case(args.case_file());
+  cases::require_lumped_target(c);  // a plate: refused before DIR is touched
   verbose.resolved_case(c);
   const cases::Derived d = cases::derive(c);
   verbose.derived(c, d);

@@ -171,7 +171,7 @@ SweepCommand read_sweep(const Arguments& args, Verbose& verbose, bool fem) {
     }
   }
   s.base = cases::load_case(args.case_file());
-  if (fem) cases::require_fem_target(s.base);  // a target the FEM models
+  if (cases::require_lumped_target(s.base); fem) cases::require_fem_target(s.base);  // first
   verbose.resolved_case(s.base);
   verbose.derived(s.base, cases::derive(s.base));
   s.models = studies::sweep_models(s.base, model_names, s.range, args.option("--seed"));

@@ -1061,8 +1061,8 @@ void read_document(const json& document, Problems& problems, Case& result) {
       if (target.has("material"))
         target.stop("target.material",
                     "is given for target.type \"rigid_plane\", which has no material; expected "
-                    "target.type \"elastic_halfspace\" or \"sphere\" with it, or no "
-                    "target.material");
+                    "target.type \"elastic_halfspace\", \"sphere\" or \"elastic_plate\" with "
+                    "it, or no target.material");
       return;
     }
     if (type == "spherical_socket") {
@@ -1086,7 +1086,6 @@ void read_document(const json& document, Problems& problems, Case& result) {
         t.thickness = target.number("thickness", "the plate's thickness h > 0 m");
         target.require("thickness", t.thickness, t.thickness > 0 && std::isfinite(t.thickness),
                        "the plate's thickness h > 0 m");
-        spelling.inputs.push_back({"target.thickness", t.thickness, 1e-2});
       });
       problems.step([&] {
         t.half_width = target.number(

@@ -336,6 +336,7 @@ py::dict halfspace_static(
     const py::array_t<double, py::array::c_style | py::array::forcecast>& given, int cells,
     double domain) {
   const cases::Case c = load_case_object(what);
+  cases::require_lumped_target(c);  // a plate is not a half-space (CaseError)
   const std::vector<double> approaches = approaches_of(given);
   lumped::HalfspaceStaticOptions options;
   options.cells = cells;

@@ -118,11 +118,11 @@ TEST(ElasticPlate, RefusesAPlateTooThinOrTooNarrowForTheContactZone) {
 // 2.5 mm (L = 50 mm) against Zener's model of the infinite plate (lumped/zener_plate.h), the
 // numbers docs/FEM.md quotes ("An elastic plate"; scripts/zener_plate.py adds the mesh series,
 // the clamped edges and the rigid plane). Zener's model is Hertz in series with Kirchhoff's
-// plate: the contact's own wave radiation (Hunter's, 0.0068 of the impact energy on the
+// plate: the contact's own wave radiation (0.0068 of the impact energy on the FE
 // half-space, about 0.005 in e here) and the 3-D plate's departures from Kirchhoff's are not in
 // it, so e is held to 0.02, and the contact duration and peak force, which the plate's compliance
 // sets, to 2 %. The plate's energy at the end is what the sphere lost (the sphere's own vibration
-// and the energy balance, both below 1e-5 of the impact energy, aside). Two runs, about 10 min
+// and the energy balance, both below 1e-5 of the impact energy, aside). Two runs, about 13 min
 // (CTest label long).
 TEST(FemLong, PlateAgainstZener) {
   if (std::getenv("REBOUND_LONG_TESTS") == nullptr)

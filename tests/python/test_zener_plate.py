@@ -20,7 +20,8 @@ class ZenerPlate(unittest.TestCase):
         # Lambda = C (R/h)^2 (v/c0)^(1/5) (1 - nu^2)^(1/10) for one material (lumped/zener_plate.h)
         c = (2 / 3) ** 0.4 * (5 * math.pi / 3) ** 0.6 * math.sqrt(12) / 8
         c0 = math.sqrt(m.young_modulus / m.density)
-        expected = c * (case.body.radius / t.thickness) ** 2 * (1.0 / c0) ** 0.2 * \
+        v = case.derived()["hertz"]["normal_speed"]
+        expected = c * (case.body.radius / t.thickness) ** 2 * (v / c0) ** 0.2 * \
             (1 - m.poisson_ratio ** 2) ** 0.1
         self.assertAlmostEqual(z["inelasticity"] / expected, 1.0, delta=1e-9)
         # The ball's loss is what the plate carried away (the integration's 1e-8).
@@ -35,6 +36,11 @@ class ZenerPlate(unittest.TestCase):
         case = rebound.load_case(os.path.join(CASES_DIR, "sphere-halfspace-steel.json"))
         with self.assertRaises(ValueError):
             rebound.zener_plate(case)
+
+    def test_the_half_space_model_refuses_the_plate(self):
+        case = rebound.load_case(os.path.join(CASES_DIR, "sphere-plate-steel.json"))
+        with self.assertRaises(rebound.CaseError):
+            rebound.halfspace_static(case, [1e-6])
 
 
 if __name__ == "__main__":
