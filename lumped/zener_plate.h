@@ -12,7 +12,8 @@
 // falls as Lambda grows. The energy carried into the plate is 1 - e^2 = (5/2) Lambda integral of
 // a^3 dtau, and for Lambda -> 0, 1 - e^2 -> 2 B(8/5, 1/2) Lambda = 3.0268 Lambda (the Hertz
 // pulse's integral). For a sphere and a plate of one material Lambda = 0.994 (R/h)^2 (v/c_0)^(1/5)
-// (1 - nu^2)^(1/10), c_0 = sqrt(E/rho): Zener's form of his inelasticity parameter.
+// (1 - nu^2)^(1/10), c_0 = sqrt(E/rho): the powers of Zener's inelasticity parameter (its
+// constant factor not checked against his paper).
 //
 // No lumped model of the product takes an elastic plate target (cases::require_lumped_target):
 // this one is the normal impact only, frictionless, for the FEM's plate to be checked against

@@ -549,7 +549,8 @@ PYBIND11_MODULE(_rebound, m) {
       },
       py::arg("case"),
       "Zener's (1941) normal impact of the case's sphere on its elastic plate, the plate infinite "
-      "(lumped/zener_plate.h): inelasticity (his parameter Lambda), restitution e, "
+      "(lumped/zener_plate.h): inelasticity (Lambda, proportional to his parameter), restitution "
+      "e, "
       "contact_duration (s), peak_force (N), plate_energy (the share of the impact energy the "
       "plate carries away); ValueError for another target.");
   m.def(

@@ -109,7 +109,7 @@ def zener_plate(case):
     """Zener's (1941) normal impact of the case's sphere on its elastic plate
     (``target.type "elastic_plate"``), the plate taken as infinite: Hertz's contact in series
     with the plate's point admittance 1/(8 sqrt(D rho h)) (``lumped/zener_plate.h``). Returns a
-    dict: ``inelasticity`` (Lambda, his parameter), ``restitution`` (e), ``contact_duration``
+    dict: ``inelasticity`` (Lambda, proportional to his parameter), ``restitution`` (e), ``contact_duration``
     (s), ``peak_force`` (N) and ``plate_energy`` (the share of the impact energy the plate
     carries away, 1 - e^2). The FEM's plate is compared with it in docs/FEM.md; no lumped model
     takes a plate. Raises ValueError for another target.
