@@ -58,8 +58,11 @@ struct Material {
 // (fem_target_problem() says what the FEM takes) or a second free solid sphere (every model; the
 // FEM takes an elastic sphere as the body). The half-space is infinitely massive: only its elastic
 // constants enter, through cases::contact_pair() (cases/derived.h); its density is optional and
-// informative. The socket (radius R1 > the ball's body.radius R2) is fixed and rigid: the pair's E*
-// is the ball's; its geometry is cases::socket_geometry() (cases/socket.h; docs/THEORY.md §7). The
+// informative. The socket (radius R1 > the ball's body.radius R2) is fixed: rigid (the pair's E* is
+// the ball's) or, with target.material, elastic (Wang & Gao 2023's steel socket: the pair's E*; the
+// FEM meshes it as a spherical shell of outer radius outer_radius, held at its outer surface,
+// fem/targets/elastic_socket.h); its geometry is cases::socket_geometry() (cases/socket.h;
+// docs/THEORY.md §7). The
 // sphere (radius R2 = radius, material E, nu and a required density) is at rest before the impact
 // with its centre at (0, -R2, 0): the pair is one equivalent body on a rigid plane (cases::derive;
 // Johnson 1985 ch. 11, Stronge 2000; docs/THEORY.md §2), and the target's own rebound follows
@@ -77,16 +80,21 @@ const char* to_string(PlateEdge edge);
 
 struct Target {
   TargetType type = TargetType::rigid_plane;
-  double young_modulus = 0;          // Pa, elastic_halfspace, sphere and elastic_plate
-  double poisson_ratio = 0;          // elastic_halfspace, sphere and elastic_plate
-  std::optional<double> density;     // kg/m^3: elastic_halfspace, optional; sphere, plate, required
+  // Pa: elastic_halfspace, sphere, elastic_plate and an elastic spherical_socket (0: rigid)
+  double young_modulus = 0;
+  double poisson_ratio = 0;  // the same
+  // kg/m^3: elastic_halfspace, optional; sphere, plate and elastic socket, required
+  std::optional<double> density;
   double radius = 0;                 // m: spherical_socket, the socket's radius R1; sphere, its R2
+  double outer_radius = 0;           // m: an elastic spherical_socket's outer radius (> R1)
   double thickness = 0;              // m: elastic_plate, h
   double half_width = 0;             // m: elastic_plate, L
   PlateEdge edge = PlateEdge::free;  // elastic_plate
-  // The target does not deform (the rigid plane, the socket): E* and G* are the body's.
+  // The target does not deform (the rigid plane, a socket without material): E* and G* are the
+  // body's.
   bool rigid() const {
-    return type == TargetType::rigid_plane || type == TargetType::spherical_socket;
+    return type == TargetType::rigid_plane ||
+           (type == TargetType::spherical_socket && young_modulus == 0);
   }
   bool socket() const { return type == TargetType::spherical_socket; }
   // The target is a free body that moves after the impact (the sphere).

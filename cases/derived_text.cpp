@@ -50,9 +50,15 @@ std::string derived_table(const Case& c, const Derived& d) {
     const Problem& p = error.problems().front();
     models = "lumped and half-space models only; not the FEM: " + p.key + " " + p.message;
   }
-  if (c.target.socket())
+  if (c.target.socket() && c.target.rigid())
     out += format("  target: rigid spherical socket, radius R1 = %.6g m (%s)\n", c.target.radius,
                   models.c_str());
+  else if (c.target.socket())
+    out += format(
+        "  target: elastic spherical socket, radius R1 = %.6g m, outer radius %.6g m held, "
+        "E = %.4g Pa, nu = %.4g, rho = %.4g kg/m^3 (%s)\n",
+        c.target.radius, c.target.outer_radius, c.target.young_modulus, c.target.poisson_ratio,
+        *c.target.density, models.c_str());
   else if (c.target.rigid())
     out += format("  target: rigid plane\n");
   else if (c.target.moves())

@@ -1037,8 +1037,9 @@ void read_document(const json& document, Problems& problems, Case& result) {
 
   const bool target_ok = problems.step([&] {
     if (!top.has("target")) return;
-    const ObjectReader target(top.at("target"), "target", problems,
-                              {"type", "material", "radius", "thickness", "half_width", "edge"});
+    const ObjectReader target(
+        top.at("target"), "target", problems,
+        {"type", "material", "radius", "outer_radius", "thickness", "half_width", "edge"});
     const std::string type = target.choice(
         "type", {"rigid_plane", "elastic_halfspace", "spherical_socket", "sphere", "elastic_plate"},
         std::string("rigid_plane"));
@@ -1056,30 +1057,50 @@ void read_document(const json& document, Problems& problems, Case& result) {
                                         "\", which has no radius; expected target.type "
                                         "\"spherical_socket\" or \"sphere\" with it, or no "
                                         "target.radius");
+    const bool socket = type == "spherical_socket";
+    if (!socket && target.has("outer_radius"))
+      problems.add("target.outer_radius",
+                   "is given for target.type \"" + type +
+                       "\", which has no outer radius; expected target.type \"spherical_socket\" "
+                       "with target.material, or no target.outer_radius");
     if (type == "rigid_plane") {
       t.type = TargetType::rigid_plane;
       if (target.has("material"))
         target.stop("target.material",
                     "is given for target.type \"rigid_plane\", which has no material; expected "
-                    "target.type \"elastic_halfspace\", \"sphere\" or \"elastic_plate\" with "
-                    "it, or no target.material");
+                    "target.type \"elastic_halfspace\", \"sphere\", \"elastic_plate\" or "
+                    "\"spherical_socket\" with it, or no target.material");
       return;
     }
-    if (type == "spherical_socket") {
+    if (socket) {
       t.type = TargetType::spherical_socket;
-      if (target.has("material"))
-        problems.add("target.material",
-                     "is given for target.type \"spherical_socket\", which is rigid (the pair's "
-                     "E* is the ball's); expected no target.material");
-      t.radius = target.number("radius", "the socket's radius R1 > body.radius (m)");
-      target.require("radius", t.radius, t.radius > 0,
-                     "the socket's radius R1 > 0 m, larger than the ball's body.radius");
-      spelling.inputs.push_back({"target.radius", t.radius, 1e-2});
-      return;
+      problems.step([&] {
+        t.radius = target.number("radius", "the socket's radius R1 > body.radius (m)");
+        target.require("radius", t.radius, t.radius > 0 && std::isfinite(t.radius),
+                       "the socket's radius R1 > 0 m, larger than the ball's body.radius");
+        spelling.inputs.push_back({"target.radius", t.radius, 1e-2});
+      });
+      // Without a material the socket is rigid (the pair's E* is the ball's).
+      if (!target.has("material")) {
+        if (target.has("outer_radius"))
+          problems.add("target.outer_radius",
+                       "is given for a rigid socket (no target.material); expected "
+                       "target.material with it (an elastic socket), or no target.outer_radius");
+        return;
+      }
+      // An elastic socket: the shell R1 < r < R_o the FEM meshes, held at r = R_o.
+      problems.step([&] {
+        t.outer_radius = target.number(
+            "outer_radius", "the elastic socket's outer radius R_o > target.radius R1 (m)");
+        target.require("outer_radius", t.outer_radius,
+                       std::isfinite(t.outer_radius) && t.outer_radius > t.radius,
+                       "the elastic socket's outer radius R_o > target.radius R1 (m)");
+      });
     }
-    t.type = sphere  ? TargetType::sphere
-             : plate ? TargetType::elastic_plate
-                     : TargetType::elastic_halfspace;
+    if (!socket)
+      t.type = sphere  ? TargetType::sphere
+               : plate ? TargetType::elastic_plate
+                       : TargetType::elastic_halfspace;
     if (plate) {
       // The plate's geometry (fem/targets/elastic_plate.h checks it against the contact zone).
       problems.step([&] {
@@ -1107,13 +1128,15 @@ void read_document(const json& document, Problems& problems, Case& result) {
                        "the target sphere's radius R2 > 0 m");
         spelling.inputs.push_back({"target.radius", t.radius, 1e-2});
       });
-    const std::string what = sphere  ? "the target sphere"
-                             : plate ? "the elastic plate"
-                                     : "the elastic half-space";
+    const std::string what = sphere   ? "the target sphere"
+                             : plate  ? "the elastic plate"
+                             : socket ? "the elastic socket"
+                                      : "the elastic half-space";
+    const bool massive = sphere || plate || socket;  // its density is required
     if (!target.has("material"))
       target.stop("target.material",
                   std::string("is missing; expected {\"young_modulus\", \"poisson_ratio\", ") +
-                      (sphere || plate ? "\"density\"}" : "[\"density\"]}") + " of " + what);
+                      (massive ? "\"density\"}" : "[\"density\"]}") + " of " + what);
     const ObjectReader material(target.at("material"), "target.material", problems,
                                 {"young_modulus", "poisson_ratio", "density"});
     problems.step([&] {
@@ -1128,11 +1151,13 @@ void read_document(const json& document, Problems& problems, Case& result) {
                        "a Poisson ratio in (-1, 0.5)");
     });
     problems.step([&] {
-      if (sphere || plate) {
+      if (massive) {
         // The free sphere's mass and inertia enter the pair (cases::derive); the plate's mass
-        // its flexure.
+        // its flexure; the socket's its waves in the FEM.
         const std::string expected =
-            (sphere ? "the target sphere's" : "the plate's") +
+            (sphere  ? "the target sphere's"
+             : plate ? "the plate's"
+                     : "the socket's") +
             std::string(" density > 0 kg/m^3 (its mass enters the impact)");
         t.density = material.number("density", expected);
         material.require("density", *t.density, *t.density > 0 && std::isfinite(*t.density),
@@ -1318,7 +1343,25 @@ std::pair<std::string, std::string> fem_target_issue(const Case& c) {
     // a contact semi-angle of 35 degrees (socket_fem_contact_radius_limit).
     const double a = socket_overlap_radius(c, derive(c).hertz.peak_force);
     const double limit = socket_fem_contact_radius_limit(c);
-    if (a <= limit) return {"", ""};
+    if (a <= limit) {
+      if (c.target.rigid()) return {"", ""};
+      // An elastic socket (fem/targets/elastic_socket.h): an elastic ball, and the contact zone
+      // and the contact surfaces tabled around it (2 a) inside the wall, away from its held outer
+      // surface.
+      if (c.material.model != MaterialModel::elastic)
+        return {"material.model",
+                std::string("is \"") + to_string(c.material.model) +
+                    "\"; the FEM strikes an elastic socket with an elastic ball "
+                    "only: expected \"elastic\" (the lumped and half-space models "
+                    "take it)"};
+      const double wall = c.target.outer_radius - c.target.radius;
+      if (wall >= 3 * a) return {"", ""};
+      return {"target.outer_radius",
+              "is " + number_text(c.target.outer_radius) + ": the socket's wall R_o - R1 = " +
+                  short_number(wall) + " m is thinner than 3 times the contact zone's radius " +
+                  short_number(a) + " m: expected R_o >= " + short_number(c.target.radius + 3 * a) +
+                  " m for the FEM (the lumped and half-space models take this socket)"};
+    }
     return {"target.radius",
             "is " + number_text(c.target.radius) +
                 ": the ball's contact zone in this socket (the overlap radius R1 sin(theta) = " +

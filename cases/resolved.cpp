@@ -33,6 +33,7 @@ nlohmann::json resolved_json(const Case& c) {
     j["material"]["model"] = to_string(c.material.model);
   j["target"] = {{"type", to_string(c.target.type)}};
   if (c.target.socket() || c.target.moves()) j["target"]["radius"] = c.target.radius;
+  if (c.target.socket() && !c.target.rigid()) j["target"]["outer_radius"] = c.target.outer_radius;
   if (c.target.type == TargetType::elastic_plate) {
     j["target"]["thickness"] = c.target.thickness;
     j["target"]["half_width"] = c.target.half_width;

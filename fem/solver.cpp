@@ -751,6 +751,10 @@ void SolverImpl<p>::setup_contact_surfaces() {
   ContactSurfaces& t = surfaces_;
   t.radius = deformable_->surface_radius;
   t.options.friction = deformable_->friction;
+  if (deformable_->exact_surface_gap)  // the target's gap from its exact surface (a socket's)
+    t.options.surface_gap = [target = target_.get()](const Eigen::Vector3d& x) {
+      return target->gap(x);
+    };
   t.share.rank = int(Utilities::MPI::this_mpi_process(communicator_));
   t.share.ranks = int(Utilities::MPI::n_mpi_processes(communicator_));
   t.share.gather = [communicator = communicator_](const std::vector<double>& rows) {

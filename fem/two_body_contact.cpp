@@ -174,6 +174,7 @@ struct Partner {
   Eigen::Vector3d normal = Eigen::Vector3d::Zero();
   double size = 0;  // the facet's size
   double w = 0;
+  double offset = 0;  // the facet point's distance outside the exact surface (surface_gap)
 };
 
 // The closest point to node s of the target's surface: (facet, (xi, eta)). candidates: (the
@@ -204,7 +205,8 @@ std::pair<int, Eigen::Vector2d> closest_facet_point(
 Partner partner_at(const std::vector<SurfaceNode>& nodes, const std::vector<Facet>& facets,
                    const std::vector<Corners>& corner_positions,
                    const std::vector<Eigen::Vector3d>& normal, std::size_t s, int facet,
-                   const Eigen::Vector2d& at) {
+                   const Eigen::Vector2d& at,
+                   const std::function<double(const Eigen::Vector3d&)>& surface_gap) {
   const Facet& f = facets[facet];
   const Corners& corners = corner_positions[facet];
   Partner partner;
@@ -219,6 +221,11 @@ Partner partner_at(const std::vector<SurfaceNode>& nodes, const std::vector<Face
   partner.size = std::max(tangent_xi.norm(), tangent_eta.norm());
   partner.w = 1 / nodes[s].mass;
   for (const auto& [k, c] : partner.point) partner.w += c * c / nodes[k].mass;
+  if (surface_gap) {
+    Eigen::Vector3d reference = Eigen::Vector3d::Zero();
+    for (const auto& [k, c] : partner.point) reference += c * nodes[k].X;
+    partner.offset = surface_gap(reference);
+  }
   return partner;
 }
 
@@ -228,7 +235,8 @@ Partner partner_at(const std::vector<SurfaceNode>& nodes, const std::vector<Face
 // the contact's time) is shared between the ranks (PartnerSearchShare).
 std::vector<Partner> partners(const std::vector<SurfaceNode>& nodes,
                               const std::vector<Facet>& facets, double& margin,
-                              const PartnerSearchShare& share) {
+                              const PartnerSearchShare& share,
+                              const std::function<double(const Eigen::Vector3d&)>& surface_gap) {
   const std::vector<Corners> corners = target_corners(nodes, facets);
   const Tree tree = target_facet_tree(facets, corners, margin);
   const std::vector<Eigen::Vector3d> normal = nodal_normals(nodes, facets, corners);
@@ -264,7 +272,7 @@ std::vector<Partner> partners(const std::vector<SurfaceNode>& nodes,
   result.reserve(found_points.size());
   for (const auto& [s, facet, xi, eta] : found_points)
     result.push_back(partner_at(nodes, facets, corners, normal, std::size_t(s), int(facet),
-                                Eigen::Vector2d(xi, eta)));
+                                Eigen::Vector2d(xi, eta), surface_gap));
   return result;
 }
 
@@ -284,7 +292,8 @@ TwoBodyContactResult two_body_contact(std::vector<SurfaceNode>& nodes,
   result.friction_impulse.assign(n, Eigen::Vector3d::Zero());
   std::vector<Slave> slaves(n);
   const double mu = options.friction;
-  const std::vector<Partner> partner = partners(nodes, facets, result.margin, share);
+  const std::vector<Partner> partner =
+      partners(nodes, facets, result.margin, share, options.surface_gap);
   for (const SurfaceNode& node : nodes) result.travel = std::max(result.travel, dt * node.v.norm());
 
   const auto apply = [&](std::size_t s, const Combination& point, const Eigen::Vector3d& impulse,
@@ -309,7 +318,7 @@ TwoBodyContactResult two_body_contact(std::vector<SurfaceNode>& nodes,
       const std::size_t s = p.node;
       Eigen::Vector3d apart = position(nodes[s]);
       for (const auto& [k, c] : p.point) apart -= c * position(nodes[k]);
-      const double gap_now = apart.dot(p.normal);
+      const double gap_now = apart.dot(p.normal) + p.offset;
       const double gap = gap_now + dt * relative_velocity(p).dot(p.normal);
       // The gap the step aims at: zero, or, where the node already penetrates at t_n (the
       // partners and normals of one step are not the next step's exactly), that penetration less

@@ -64,6 +64,15 @@ struct TwoBodyContactOptions {
   // tolerance relative to the motion, so that slow impacts converge as fast ones do.
   double tolerance = 1e-4;
   int max_sweeps = 200;  // ... or after this many sweeps (TwoBodyContactResult::sweeps)
+  // The target's exact undeformed surface, when its facets should stand for it (a concave one):
+  // the signed distance of a reference point from it, positive outside the target (Target::gap).
+  // A facet point F (reference position) then lies surface_gap(F) outside the exact surface, and
+  // the node's gap is measured from the exact surface, g + surface_gap(F). A bilinear facet of a
+  // concave surface (an elastic socket's) is a chord that stands out of the target by up to
+  // s^2 / (8 R1) for facets of size s, more than the conformal gap r^2 / (2 R_eff) to the ball
+  // over most of the contact zone, so without it the bodies would overlap from the start. Empty:
+  // the facets are the surface (flat faces; the convex sphere, whose chords lie inside it).
+  std::function<double(const Eigen::Vector3d&)> surface_gap;
 };
 
 // How the MPI ranks share the search for the body's nodes' partners (fem/solver.cpp; the default,

@@ -285,6 +285,48 @@ CoarseCells block_cells(double L, double D) {
   return result;
 }
 
+// A thick spherical shell: the six faces of the cube [-1, 1]^3, each split 2 x 2, projected from
+// the centre onto the spheres of n_r + 1 radii from R1 to R_o, n_r = max(1, round((R_o - R1) /
+// (R1 pi / 4))) (the radial layers about as thick as a cell is wide at R1). The inner surface's
+// pole (0, -1, 0), P, is a vertex. Every cell curved (material_id 0).
+CoarseCells shell_cells(const Shell& shell) {
+  const double R1 = shell.inner_radius, Ro = shell.outer_radius;
+  const int layers = std::max(1, int(std::lround((Ro - R1) / (R1 * M_PI / 4))));
+  CoarseCells result;
+  for (int axis = 0; axis < 3; ++axis)
+    for (const double side : {-1.0, 1.0})
+      for (int a = 0; a < 2; ++a)
+        for (int b = 0; b < 2; ++b)
+          for (int k = 0; k < layers; ++k) {
+            dealii::CellData<3> cell;
+            cell.vertices.resize(8);
+            for (unsigned v = 0; v < 8; ++v) {
+              const double u = a + double(v & 1) - 1, w = b + double((v >> 1) & 1) - 1;
+              const double r = R1 + (Ro - R1) * double(k + ((v >> 2) & 1)) / layers;
+              Tensor<1, 3> direction;
+              direction[axis] = side;
+              direction[(axis + 1) % 3] = u;
+              direction[(axis + 2) % 3] = w;
+              cell.vertices[v] = unsigned(result.vertices.size());
+              result.vertices.push_back(shell.centre + r * direction / direction.norm());
+            }
+            const auto& x = result.vertices;
+            const auto& c = cell.vertices;
+            if (dealii::cross_product_3d(x[c[1]] - x[c[0]], x[c[2]] - x[c[0]]) *
+                    (x[c[4]] - x[c[0]]) <
+                0)
+              for (unsigned v = 0; v < 8; v += 2) std::swap(cell.vertices[v], cell.vertices[v + 1]);
+            cell.material_id = 0;
+            result.cells.push_back(cell);
+          }
+  dealii::SubCellData no_subcell_data;
+  std::vector<unsigned int> all_vertices;
+  dealii::GridTools::delete_duplicated_vertices(result.vertices, result.cells, no_subcell_data,
+                                                all_vertices, 1e-9 * R1);
+  dealii::GridTools::delete_unused_vertices(result.vertices, result.cells, no_subcell_data);
+  return result;
+}
+
 // The surface ids of a boundary face of the body placed at p, by where its centre lies.
 void set_surface_ids(const Placement& p,
                      const dealii::TriaIterator<dealii::TriaAccessor<2, 3, 3>>& face, bool target) {
@@ -315,16 +357,20 @@ void make_coarse_mesh(const Placement& p, Triangulation& triangulation) {
 void make_coarse_mesh(const Placement& p, const MeshOptions& options,
                       Triangulation& triangulation) {
   const Placement* target = options.target_body ? &*options.target_body : nullptr;
-  if (target && options.target_block > 0)
-    throw std::invalid_argument("meshes: a target body or a target block, not both");
+  const Shell* shell = options.target_shell ? &*options.target_shell : nullptr;
+  if (int(target != nullptr) + int(options.target_block > 0) + int(shell != nullptr) > 1)
+    throw std::invalid_argument("meshes: one target body, block or shell, not several");
+  if (shell && !(shell->inner_radius > 0 && shell->outer_radius > shell->inner_radius))
+    throw std::invalid_argument("meshes: a target shell needs 0 < R1 < R_o");
   CoarseCells all = coarse_cells(p);
   if (target && target->shape != cases::Shape::sphere)
     throw std::invalid_argument("meshes: a target body must be a sphere");
-  if (target || options.target_block > 0) {
+  if (target || shell || options.target_block > 0) {
     const double depth =
         options.target_block_depth > 0 ? options.target_block_depth : options.target_block;
-    const CoarseCells second =
-        target ? coarse_cells(*target) : block_cells(options.target_block, depth);
+    const CoarseCells second = target  ? coarse_cells(*target)
+                               : shell ? shell_cells(*shell)
+                                       : block_cells(options.target_block, depth);
     const unsigned offset = unsigned(all.vertices.size());
     all.vertices.insert(all.vertices.end(), second.vertices.begin(), second.vertices.end());
     for (dealii::CellData<3> cell : second.cells) {
@@ -347,7 +393,12 @@ void make_coarse_mesh(const Placement& p, const MeshOptions& options,
     cell->set_material_id(on_target ? body_ids::target : body_ids::body);
     for (const auto& face : cell->face_iterators()) {
       if (!face->at_boundary()) continue;
-      if (on_target && !target) {  // the block's flat faces: top, bottom, the four edges
+      if (on_target && shell) {  // the shell's inner and outer spheres
+        const double r = (face->center() - shell->centre).norm();
+        face->set_boundary_id(r < 0.5 * (shell->inner_radius + shell->outer_radius)
+                                  ? boundary_ids::target_shell_inner
+                                  : boundary_ids::target_shell_outer);
+      } else if (on_target && !target) {  // the block's flat faces: top, bottom, the four edges
         const double y = face->center()[1], tolerance = 1e-9 * options.target_block;
         face->set_boundary_id(std::abs(y) < tolerance ? boundary_ids::target_block_surface
                               : std::abs(face->center()[0]) < options.target_block - tolerance &&
@@ -365,6 +416,13 @@ void make_coarse_mesh(const Placement& p, const MeshOptions& options,
   if (p.length > 0)
     triangulation.set_manifold(manifold_ids::cylinder,
                                dealii::CylindricalManifold<3>(p.axis, p.contact_cap_centre));
+  if (shell) {
+    for (const auto& cell : triangulation.active_cell_iterators())
+      if (cell->material_id() == body_ids::target)
+        cell->set_all_manifold_ids(manifold_ids::target_shell);
+    triangulation.set_manifold(manifold_ids::target_shell,
+                               dealii::SphericalManifold<3>(shell->centre));
+  }
   if (target) {
     triangulation.set_manifold(manifold_ids::target_contact_cap,
                                dealii::SphericalManifold<3>(target->contact_cap_centre));

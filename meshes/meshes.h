@@ -46,6 +46,8 @@ constexpr dealii::types::manifold_id cylinder = 4;     // CylindricalManifold (c
 // A target body's (MeshOptions::target_body): SphericalManifolds about its own caps' centres.
 constexpr dealii::types::manifold_id target_contact_cap = 11;
 constexpr dealii::types::manifold_id target_far_cap = 12;
+// A target shell's (MeshOptions::target_shell): a SphericalManifold about its centre, every cell.
+constexpr dealii::types::manifold_id target_shell = 13;
 }  // namespace manifold_ids
 // Boundary ids of the body's surface. Cells whose faces are all flat and interior (the inner
 // cubes and the cylinder's core column) carry numbers::flat_manifold_id.
@@ -58,6 +60,8 @@ constexpr dealii::types::boundary_id target_far_cap = 12;
 constexpr dealii::types::boundary_id target_block_surface = 13;  // a target block's face y = 0
 constexpr dealii::types::boundary_id target_block_bottom = 14;   // ... its face y = -depth
 constexpr dealii::types::boundary_id target_block_edges = 15;    // ... its faces |x|, |z| = L
+constexpr dealii::types::boundary_id target_shell_inner = 16;  // a target shell's r = R1 (P on it)
+constexpr dealii::types::boundary_id target_shell_outer = 17;  // ... its r = R_o
 }  // namespace boundary_ids
 // Material ids: which body a cell belongs to (inherited by every refinement). A mesh without a
 // target body has the body's cells only.
@@ -84,6 +88,13 @@ struct Placement {
 // Placement of the case's body; throws std::invalid_argument for shapes without a generator
 // or when P does not lie on a cap (capsule axis angle >= ~pi/2).
 Placement place_body(const cases::Case& c);
+
+// A thick spherical shell R1 <= |x - centre| <= R_o around the body (an elastic socket's wall),
+// its inner surface touching the body at P from outside (centre = (0, R1, 0)).
+struct Shell {
+  Point centre;
+  double inner_radius = 0, outer_radius = 0;  // R1 < R_o, m
+};
 
 // Filled from the case by mesh_options(); the defaults are the case's (cases::FemOptions), the
 // one place where each key has its default.
@@ -112,6 +123,11 @@ struct MeshOptions {
   // The block's depth instead of L (a plate's thickness h: its coarse cells are then about h wide,
   // 2n x 1 x 2n of them with n = round(L / h)); 0: L.
   double target_block_depth = 0;
+  // A deformable shell around the body instead (an elastic socket): 24 coarse cells per radial
+  // layer (a cube's six faces, each 2 x 2, projected onto the spheres; P a vertex of the inner
+  // surface), the layers about as thick as the cells are wide, material id body_ids::target,
+  // refined toward P by the same rule; empty: none.
+  std::optional<Shell> target_shell;
 };
 MeshOptions mesh_options(const cases::Case& c, int extra_levels);
 
@@ -119,7 +135,7 @@ MeshOptions mesh_options(const cases::Case& c, int extra_levels);
 // Creates the coarse mesh (12 cells for a sphere, 12 + 5 n_layers for a capsule) with manifold
 // and boundary ids and attaches the manifolds. `triangulation` must be empty.
 void make_coarse_mesh(const Placement& placement, Triangulation& triangulation);
-// The same with the coarse cells of options' target body or target block beside the body's (a
+// The same with the coarse cells of options' target body, block or shell beside the body's (a
 // block: 2n x 1 x 2n flat cells of width L/n and depth D with P a vertex of its face y = 0,
 // n = max(1, round(L/D)), D = target_block_depth or L); the two bodies share no vertex, P
 // included.

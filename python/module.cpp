@@ -425,13 +425,17 @@ PYBIND11_MODULE(_rebound, m) {
   py::class_<cases::Target>(m, "Target", "target section of a case (SI)")
       .def_property_readonly("type", [](const cases::Target& t) { return to_string(t.type); })
       .def_readonly("young_modulus", &cases::Target::young_modulus,
-                    "elastic_halfspace, sphere and elastic_plate only, Pa")
+                    "elastic_halfspace, sphere, elastic_plate and an elastic spherical_socket, Pa "
+                    "(0: a rigid socket)")
       .def_readonly("poisson_ratio", &cases::Target::poisson_ratio,
-                    "elastic_halfspace, sphere and elastic_plate only")
-      .def_readonly("density", &cases::Target::density,
-                    "sphere, elastic_plate: kg/m^3; elastic_halfspace: optional (None)")
+                    "elastic_halfspace, sphere, elastic_plate and an elastic spherical_socket")
+      .def_readonly(
+          "density", &cases::Target::density,
+          "sphere, elastic_plate, an elastic socket: kg/m^3; elastic_halfspace: optional (None)")
       .def_readonly("radius", &cases::Target::radius,
                     "spherical_socket: the socket's R1, m; sphere: the target sphere's R2, m")
+      .def_readonly("outer_radius", &cases::Target::outer_radius,
+                    "an elastic spherical_socket: its outer radius R_o, m (0: rigid)")
       .def_readonly("thickness", &cases::Target::thickness, "elastic_plate: its h, m")
       .def_readonly("half_width", &cases::Target::half_width, "elastic_plate: its L, m")
       .def_property_readonly(

@@ -19,12 +19,18 @@ class DeformableBody : public Target {
   // Not a node-by-node law: throws std::logic_error (the solver applies two_body_contact).
   NodeContact contact(const Eigen::Vector3d& x, Eigen::Vector3d& velocity,
                       const Eigen::Vector3d& previous_velocity, double mass, double dt) const final;
-  double contact_radius(const cases::Case& c, double force) const final;
+  double contact_radius(const cases::Case& c, double force) const override;
   std::optional<DeformableTarget> deformable() const final { return deformable_; }
 
  protected:
   // A target whose face `id` is held fixed (a clamped plate's edges).
   void hold(dealii::types::boundary_id id) { deformable_.held_boundaries.push_back(id); }
+  // The contact surfaces tabled within `radius` of P (instead of 2 Hertz radii), their gaps
+  // measured from the exact surface (a socket's conformal zone).
+  void table_surfaces(double radius, bool exact_surface_gap) {
+    deformable_.surface_radius = radius;
+    deformable_.exact_surface_gap = exact_surface_gap;
+  }
 
  private:
   DeformableTarget deformable_;

@@ -5,6 +5,7 @@
 
 #include "fem/targets/elastic_halfspace.h"
 #include "fem/targets/elastic_plate.h"
+#include "fem/targets/elastic_socket.h"
 #include "fem/targets/elastic_sphere.h"
 #include "fem/targets/rigid_plane.h"
 #include "fem/targets/spherical_socket.h"
@@ -16,6 +17,7 @@ std::unique_ptr<Target> make_target(const cases::Case& c) {
     case cases::TargetType::rigid_plane:
       return std::make_unique<RigidPlane>(c.contact.friction);
     case cases::TargetType::spherical_socket:
+      if (!c.target.rigid()) return std::make_unique<ElasticSocket>(c);
       cases::require_fem_target(c);  // its contact zone fits on the mesh's touching cap
       return std::make_unique<SphericalSocket>(c.target.radius, c.contact.friction);
     case cases::TargetType::sphere:

@@ -29,15 +29,19 @@
 namespace rebound::fem {
 
 // What the solver needs of a deformable target body (fem/targets/elastic_sphere.h,
-// elastic_halfspace.h, elastic_plate.h): the two-body contact's friction, how far from P the
-// contact surfaces are tabled, and the body's elastic material.
+// elastic_halfspace.h, elastic_plate.h, elastic_socket.h): the two-body contact's friction, how far
+// from P the contact surfaces are tabled, and the body's elastic material.
 struct DeformableTarget {
   double friction = 0;        // Coulomb coefficient mu between the bodies
   double surface_radius = 0;  // boundary faces of both bodies within this distance of P, m
   // Its own elastic material (the body's may differ): E (Pa), nu, rho (kg/m^3).
   double young_modulus = 0, poisson_ratio = 0, density = 0;
-  // Its faces held fixed (meshes::boundary_ids; a clamped plate's edges); empty: it is free.
+  // Its faces held fixed (meshes::boundary_ids; a clamped plate's edges, a socket's outer
+  // surface); empty: it is free.
   std::vector<dealii::types::boundary_id> held_boundaries;
+  // The contact measures gaps from the target's exact surface (gap()), not its facets' chords
+  // (TwoBodyContactOptions::surface_gap): a concave surface's.
+  bool exact_surface_gap = false;
 };
 
 class Target {

@@ -97,6 +97,8 @@ def main():
     # Known-bad documents: each one problem, rejected by the schema and by rebound check.
     base = json.loads((pathlib.Path(cases_dir) / "sphere-lai-psi2.json").read_text())
     rod = json.loads((pathlib.Path(cases_dir) / "rod-lai-a.json").read_text())
+    steel_socket = json.loads(
+        (pathlib.Path(cases_dir) / "socket-wang-gao-0.1mm-steel.json").read_text())
 
     def bad(name, change, start=base):
         document = copy.deepcopy(start)
@@ -238,6 +240,12 @@ def main():
             lambda d: d.update(target={"type": "sphere", "radius": -0.05,
                                        "material": {"young_modulus": 7e10, "poisson_ratio": 0.3,
                                                     "density": 2700}})),
+        bad("elastic socket without outer radius", lambda d: d["target"].pop("outer_radius"),
+            steel_socket),
+        bad("outer radius on a rigid socket", lambda d: d["target"].pop("material"),
+            steel_socket),
+        bad("elastic socket without density",
+            lambda d: d["target"]["material"].pop("density"), steel_socket),
         bad("radius on an elastic half-space",
             lambda d: d.update(target={"type": "elastic_halfspace", "radius": 0.05,
                                        "material": {"young_modulus": 7e10, "poisson_ratio": 0.3}})),

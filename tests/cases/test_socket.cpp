@@ -209,7 +209,8 @@ TEST(Socket, CaseDerivesTheSocketsScales) {
   EXPECT_NEAR(socket_overlap_radius(c, d.hertz.peak_force), 8.8e-3, 0.2e-3);
 }
 
-// check rejects R1 <= R2 naming target.radius and the ball's radius.
+// check rejects R1 <= R2 naming target.radius and the ball's radius; a socket's material (an
+// elastic socket) without its outer radius naming target.outer_radius.
 TEST(Socket, RejectsASocketNoLargerThanTheBall) {
   for (double radius : {0.05, 0.04})
     expect_rejected(socket_case(socket_target(radius), nullptr), "target.radius",
@@ -227,7 +228,7 @@ TEST(Socket, RejectsASocketNoLargerThanTheBall) {
                                {"radius", 0.06},
                                {"material", {{"young_modulus", 1e9}, {"poisson_ratio", 0.3}}}},
                               nullptr),
-                  "target.material", {"which is rigid"});
+                  "target.outer_radius", {"elastic socket's outer radius"});
 }
 
 // A law of the socket is refused on the plane, a law of the plane on the socket, both keys named;
@@ -297,4 +298,58 @@ TEST(Socket, FemRefusesAContactZoneBeyondThirtyFiveDegrees) {
                                  "exceeds 0.0286788 m = R2 sin 35 deg", "expected a looser socket"})
       EXPECT_NE(message.find(fragment), std::string::npos) << fragment << "\n" << message;
   }
+}
+
+// An elastic socket (target.material with its density, and target.outer_radius): the pair's E*,
+// E / (2 (1 - nu^2)) for Wang & Gao's steel on steel, with Dundurs' beta 0; the FEM takes it when
+// its wall holds three contact zones (the overlap radius at Hertz's approach with the pair's E*,
+// about 18.3 mm here) and refuses a thinner one naming target.outer_radius; check says it is
+// elastic.
+TEST(Socket, ElasticSocketTakesThePairsModulus) {
+  json target = socket_target(0.0501);
+  target["outer_radius"] = 0.11;
+  target["material"] = {{"young_modulus", 2.068e11}, {"poisson_ratio", 0.29}, {"density", 7850}};
+  const Case c = parse_case(socket_case(target, nullptr), "socket.json");
+  EXPECT_TRUE(c.target.socket());
+  EXPECT_FALSE(c.target.rigid());
+  EXPECT_EQ(c.target.outer_radius, 0.11);
+  const Derived d = derive(c);
+  EXPECT_NEAR(d.contact_modulus, kEstar / 2, 1e-6 * kEstar);
+  EXPECT_NEAR(d.pair.dundurs_beta, 0, 1e-15);
+  EXPECT_NEAR(d.hertz.radius, 0.0501 * 0.05 / 0.0001, 1e-9);
+  const double a = socket_overlap_radius(c, d.hertz.peak_force);
+  EXPECT_NEAR(a, 18.3e-3, 0.1e-3);
+  EXPECT_EQ(fem_target_problem(c), "");
+  EXPECT_NE(derived_table(c, d).find("elastic spherical socket"), std::string::npos);
+  json thin = target;
+  thin["outer_radius"] = 0.0501 + 2.9 * a;
+  const Case thin_case = parse_case(socket_case(thin, nullptr), "socket.json");
+  try {
+    require_fem_target(thin_case);
+    ADD_FAILURE() << "a wall of 2.9 contact zones accepted";
+  } catch (const CaseError& error) {
+    EXPECT_EQ(error.problems().front().key, "target.outer_radius");
+  }
+}
+
+// The elastic socket's keys refused naming them: no outer radius with a material, one no larger
+// than R1, one without a material (a rigid socket) or on another target, a material without its
+// density.
+TEST(Socket, RejectsAnElasticSocketsMissingOrStrayKeys) {
+  const json material = {{"young_modulus", 2.068e11}, {"poisson_ratio", 0.29}, {"density", 7850}};
+  json no_outer = socket_target(0.0501);
+  no_outer["material"] = material;
+  expect_rejected(socket_case(no_outer, nullptr), "target.outer_radius", {"R_o"});
+  json small = no_outer;
+  small["outer_radius"] = 0.0501;
+  expect_rejected(socket_case(small, nullptr), "target.outer_radius", {"R_o > target.radius"});
+  json rigid = socket_target(0.0501);
+  rigid["outer_radius"] = 0.11;
+  expect_rejected(socket_case(rigid, nullptr), "target.outer_radius", {"rigid socket"});
+  const json plane = {{"type", "rigid_plane"}, {"outer_radius", 0.11}};
+  expect_rejected(socket_case(plane, nullptr), "target.outer_radius", {"no outer radius"});
+  json no_density = no_outer;
+  no_density["outer_radius"] = 0.11;
+  no_density["material"].erase("density");
+  expect_rejected(socket_case(no_density, nullptr), "target.material.density", {"socket's"});
 }

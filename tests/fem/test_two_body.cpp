@@ -133,6 +133,39 @@ TEST(TwoBodyContact, NodeOnFacetClosesTheGapAndConservesMomentum) {
   EXPECT_EQ(r.friction_work, 0);
 }
 
+// With the target's exact surface given (TwoBodyContactOptions::surface_gap), the gap is measured
+// from it: the facet point lies surface_gap(F) outside the exact surface, at F's reference
+// position. A node resting on the facet (apart by 1e-9 m) gets no impulse when the exact surface
+// lies 2e-8 m below the facet, nor without it; a node falling onto the facet stops where the
+// exact surface is, surface_gap(F) = 1e-4 x_F below the facet point (3e-8 m at x = 0.3 h), instead
+// of on the facet; the momentum is kept either way.
+TEST(TwoBodyContact, ExactSurfaceGapMeasuresFromTheTrueSurface) {
+  const double h = 1e-3, m = 2e-4, m0 = 3e-4, dt = 1e-7;
+  rebound::fem::TwoBodyContactOptions options;
+  options.tolerance = 1e-15;
+  options.surface_gap = [](const Eigen::Vector3d& x) { return 1e-4 * x.x(); };
+  Patch p = patch(h, m, {0.3e-3, 0, 0.6e-3}, m0);
+  p.nodes[4].v = p.nodes[4].v_previous = {0, -1.0, 0};
+  const Eigen::Vector3d before = momentum(p.nodes);
+  const auto r = rebound::fem::two_body_contact(p.nodes, p.facets, dt, options);
+  EXPECT_LT((momentum(p.nodes) - before).norm(), 1e-16 * before.norm() + 1e-22);
+  const double xi = 0.6, eta = 0.3;
+  const double N[4] = {(1 - xi) * (1 - eta), xi * (1 - eta), (1 - xi) * eta, xi * eta};
+  double facet_height = 0;
+  for (int k = 0; k < 4; ++k) facet_height += N[k] * (p.nodes[k].X.y() + dt * p.nodes[k].v.y());
+  const double node_height = p.nodes[4].X.y() + dt * p.nodes[4].v.y();
+  EXPECT_NEAR(node_height - facet_height, -3e-8, 1e-11);
+  EXPECT_GT(r.normal_impulse[4].y(), 0);
+  // At rest just above the facet: apart from both the facet and the exact surface below it.
+  for (const bool exact : {false, true}) {
+    Patch q = patch(h, m, {0.3e-3, 1e-9, 0.6e-3}, m0);
+    rebound::fem::TwoBodyContactOptions o;
+    if (exact) o.surface_gap = [](const Eigen::Vector3d&) { return 2e-8; };
+    const auto rest = rebound::fem::two_body_contact(q.nodes, q.facets, dt, o);
+    EXPECT_EQ(rest.contact_nodes[0], 0) << exact;
+  }
+}
+
 // Coulomb's law between the bodies: a node sliding fast slips with |J_t| = mu J_n against its
 // relative sliding direction; a slow one sticks (its relative tangential velocity stopped, within
 // the cone). The momentum is conserved in both, and the friction work is positive in slip.
