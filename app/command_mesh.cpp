@@ -81,7 +81,7 @@ int command_mesh(const std::vector<std::string>& arguments) {
     throw cases::CaseError(c.source, "target.type",
                            std::string("is \"") + cases::to_string(c.target.type) +
                                "\", a deformable target, which --inp does not write: expected "
-                               "\"rigid_plane\" or \"spherical_socket\" with --inp");
+                               "\"rigid_plane\" or a rigid socket (no material) with --inp");
   verbose.resolved_case(c);
   verbose.derived(c, cases::derive(c));
   meshes::MeshOptions options;

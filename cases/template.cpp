@@ -275,12 +275,14 @@ std::string case_template(Shape shape, const std::string& name) {
                         "default; or \"elastic_halfspace\" with \"material\": "
                         "{young_modulus, poisson_ratio[, density]} (the FEM needs the "
                         "density), or \"spherical_socket\" with \"radius\" R1 > the "
-                        "sphere's, or \"sphere\" (a free sphere at rest) with \"radius\" R2 "
+                        "sphere's (rigid; elastic with \"outer_radius\" R_o > R1 and that "
+                        "material with its density), or \"sphere\" (a free sphere at rest) with "
+                        "\"radius\" R2 "
                         "and \"material\": {young_modulus, poisson_ratio, density}, or "
                         "\"elastic_plate\" with \"thickness\", \"half_width\", \"edge\" "
                         "(\"free\" or \"clamped\") and that material (the FEM's only); the FEM "
-                        "strikes the half-space, the sphere and the plate with an elastic sphere "
-                        "only"),
+                        "strikes the half-space, the sphere, the plate and an elastic socket with "
+                        "an elastic sphere only"),
            "")
       .add("contact", Object().add("friction", format_shortest(e.friction), "Coulomb mu, >= 0"),
            "");
