@@ -34,11 +34,11 @@ import argparse
 import csv
 import json
 import os
-import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from stick_slip_convergence import richardson, write_json  # noqa: E402 (this script's folder)
+from fem_runs import read_json, run_reusing  # noqa: E402 (this script's folder)
+from stick_slip_convergence import richardson  # noqa: E402
 
 try:
     import rebound
@@ -58,11 +58,6 @@ RUNS = [(f"elastic-r{r:g}", "elastic", r, 0.11, None) for r in RESOLUTIONS] + \
 QUANTITIES = [("contact_duration", "t_c (µs)", 1e6, ".3f"),
               ("peak_normal_force", "F_max (N)", 1.0, ".1f"),
               ("e_newton", "e", 1.0, ".6f")]
-
-
-def read_json(path):
-    with open(path) as f:
-        return json.load(f)
 
 
 def case_of(base, name, target, resolution, outer_radius, refinement):
@@ -93,28 +88,6 @@ def lumped_laws(base):
     return laws
 
 
-def run(binary, out, name, case):
-    folder = os.path.join(out, name)
-    case_path = os.path.join(folder, "case.json")
-    summary_path = os.path.join(folder, "fem", "summary.json")
-    fresh = os.path.exists(summary_path) and os.path.exists(case_path) and \
-        read_json(case_path) == case
-    if not fresh:
-        write_json(case_path, case)
-        cmd = [binary, "fem", case_path, "-o", folder, "-q", "--frames", "0"]
-        print("+ " + " ".join(cmd), file=sys.stderr, flush=True)
-        status = subprocess.call(cmd)
-        if status == 130:
-            sys.exit("interrupted: rerun to continue from the finished runs")
-        if status != 0:
-            return None
-    s = read_json(summary_path)
-    if s.get("status", "completed") != "completed":
-        print(f"elastic_socket.py: {name} did not complete: {s.get('status')}", file=sys.stderr)
-        return None
-    return s
-
-
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--build", default=os.path.join(ROOT, "build"))
@@ -127,8 +100,9 @@ def main():
     base = read_json(os.path.join(ROOT, "cases", "socket-wang-gao-0.1mm-steel.json"))
     rows, failed = {}, False
     for name, target, resolution, outer_radius, refinement in RUNS:
-        s = run(binary, args.out, name,
-                case_of(base, name, target, resolution, outer_radius, refinement))
+        s = run_reusing(binary, os.path.join(args.out, name),
+                        case_of(base, name, target, resolution, outer_radius, refinement),
+                        "elastic_socket.py")
         if s is None:
             failed = True
             continue

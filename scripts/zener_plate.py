@@ -33,11 +33,11 @@ import argparse
 import csv
 import json
 import os
-import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from stick_slip_convergence import richardson, write_json  # noqa: E402 (this script's folder)
+from fem_runs import read_json, run_reusing  # noqa: E402 (this script's folder)
+from stick_slip_convergence import richardson  # noqa: E402
 
 try:
     import rebound
@@ -58,11 +58,6 @@ RUNS = [
     ("h10-r1", 0.01, 0.07, "free", 1, "plate"),
 ]
 QUICK = {"h5-r1", "h5-r1-clamped", "h2.5-r1", "plane-r1"}
-
-
-def read_json(path):
-    with open(path) as f:
-        return json.load(f)
 
 
 def case_of(base, name, thickness, half_width, edge, refinement, target):
@@ -93,24 +88,8 @@ def main():
         if args.runs == "quick" and name not in QUICK:
             continue
         case = case_of(base, name, thickness, half_width, edge, refinement, target)
-        folder = os.path.join(args.out, name)
-        case_path = os.path.join(folder, "case.json")
-        summary_path = os.path.join(folder, "fem", "summary.json")
-        fresh = os.path.exists(summary_path) and os.path.exists(case_path) and \
-            read_json(case_path) == case
-        if not fresh:
-            write_json(case_path, case)
-            cmd = [binary, "fem", case_path, "-o", folder, "-q", "--frames", "0"]
-            print("+ " + " ".join(cmd), file=sys.stderr, flush=True)
-            status = subprocess.call(cmd)
-            if status == 130:
-                sys.exit("interrupted: rerun to continue from the finished runs")
-            failed |= status != 0
-            if status != 0:
-                continue
-        s = read_json(summary_path)
-        if s.get("status", "completed") != "completed":
-            print(f"zener_plate.py: {name} did not complete: {s.get('status')}", file=sys.stderr)
+        s = run_reusing(binary, os.path.join(args.out, name), case, "zener_plate.py")
+        if s is None:
             failed = True
             continue
         row = {"run": name, "thickness_m": thickness, "half_width_m": half_width, "edge": edge,

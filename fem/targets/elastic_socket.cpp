@@ -3,6 +3,7 @@
 
 #include "cases/derived.h"
 #include "cases/socket.h"
+#include "fem/targets/spherical_socket.h"
 
 namespace rebound::fem {
 
@@ -17,9 +18,7 @@ double ElasticSocket::contact_radius(const cases::Case& c, double force) const {
 }
 
 meshes::MeshOptions ElasticSocket::mesh_options(const cases::Case& c, int extra_levels) const {
-  meshes::MeshOptions o = meshes::mesh_options(c, extra_levels);
-  o.contact_radius = contact_radius(c, cases::derive(c).hertz.peak_force);
-  o.contact_radius_limit = cases::socket_fem_contact_radius_limit(c);
+  meshes::MeshOptions o = socket_mesh_options(c, extra_levels);  // the rigid socket's ball mesh
   o.target_shell =
       meshes::Shell{meshes::Point(0, c.target.radius, 0), c.target.radius, c.target.outer_radius};
   return o;

@@ -11,8 +11,12 @@ double SphericalSocket::contact_radius(const cases::Case& c, double force) const
 }
 
 meshes::MeshOptions SphericalSocket::mesh_options(const cases::Case& c, int extra_levels) const {
+  return socket_mesh_options(c, extra_levels);
+}
+
+meshes::MeshOptions socket_mesh_options(const cases::Case& c, int extra_levels) {
   meshes::MeshOptions o = meshes::mesh_options(c, extra_levels);
-  o.contact_radius = contact_radius(c, cases::derive(c).hertz.peak_force);
+  o.contact_radius = cases::socket_overlap_radius(c, cases::derive(c).hertz.peak_force);
   o.contact_radius_limit = cases::socket_fem_contact_radius_limit(c);
   return o;
 }

@@ -51,4 +51,9 @@ class SphericalSocket final : public Target {
   double friction_;         // Coulomb coefficient mu
 };
 
+// The ball's mesh in a socket, rigid or elastic: meshes::mesh_options with the conformal contact
+// zone of cases::socket_overlap_radius at Hertz's peak force (the pair's E*) and the socket's
+// larger limit on it (cases::socket_fem_contact_radius_limit).
+meshes::MeshOptions socket_mesh_options(const cases::Case& c, int extra_levels);
+
 }  // namespace rebound::fem

@@ -163,17 +163,7 @@ TEST(FemMpi, ElasticSocketRunEqualsSerial) {
   c.target.young_modulus = c.material.young_modulus;
   c.target.poisson_ratio = c.material.poisson_ratio;
   c.target.density = c.material.density;
-  rebound::fem::RunOptions options;
-  options.frames = 0;
-  const auto parallel = rebound::fem::run(c, options, MPI_COMM_WORLD);
-  const auto serial = rebound::fem::run(c, options, MPI_COMM_SELF);
-  ASSERT_EQ(parallel.status, "completed") << parallel.message;
-  ASSERT_EQ(parallel.final.step, serial.final.step);
-  const auto [worst, worst_key] = rebound::test::worst_summary_difference(parallel, serial);
-  if (dealii::Utilities::MPI::this_mpi_process(MPI_COMM_WORLD) == 0)
-    std::printf("elastic socket, 2 ranks vs serial: worst relative difference %.3e (%s)\n", worst,
-                worst_key.c_str());
-  EXPECT_LT(worst, 1e-8) << worst_key;
+  rebound::test::expect_parallel_run_equals_serial(c, "elastic socket");
 }
 
 // Wang & Gao's 0.1 mm steel socket (cases/socket-wang-gao-0.1mm-steel.json), conformal (its

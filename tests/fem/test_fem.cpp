@@ -584,17 +584,7 @@ TEST(FemMpi, SocketRunEqualsSerial) {
   Case c = coarse_sphere_psi2();
   c.target.type = rebound::cases::TargetType::spherical_socket;
   c.target.radius = 2 * c.body.radius;
-  rebound::fem::RunOptions options;
-  options.frames = 0;
-  const auto parallel = rebound::fem::run(c, options, MPI_COMM_WORLD);
-  const auto serial = rebound::fem::run(c, options, MPI_COMM_SELF);
-  ASSERT_EQ(parallel.status, "completed") << parallel.message;
-  ASSERT_EQ(parallel.final.step, serial.final.step);
-  const auto [worst, worst_key] = rebound::test::worst_summary_difference(parallel, serial);
-  if (dealii::Utilities::MPI::this_mpi_process(MPI_COMM_WORLD) == 0)
-    std::printf("socket, 2 ranks vs serial: worst relative difference %.3e (%s)\n", worst,
-                worst_key.c_str());
-  EXPECT_LT(worst, 1e-8) << worst_key;
+  rebound::test::expect_parallel_run_equals_serial(c, "socket");
 }
 
 // ---- long validation (label `long`): default resolution ----

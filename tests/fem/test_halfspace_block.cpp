@@ -294,17 +294,7 @@ TEST(FemMpi, HalfspaceBlockRunEqualsSerial) {
   c.target.density = 2500;
   c.impact.tangential_speed = 0.5 * c.impact.normal_speed;
   c.contact.friction = 0.2;
-  rebound::fem::RunOptions options;
-  options.frames = 0;
-  const auto parallel = rebound::fem::run(c, options, MPI_COMM_WORLD);
-  const auto serial = rebound::fem::run(c, options, MPI_COMM_SELF);
-  ASSERT_EQ(parallel.status, "completed") << parallel.message;
-  ASSERT_EQ(parallel.final.step, serial.final.step);
-  const auto [worst, worst_key] = rebound::test::worst_summary_difference(parallel, serial);
-  if (dealii::Utilities::MPI::this_mpi_process(MPI_COMM_WORLD) == 0)
-    std::printf("sphere on a glass block, 2 ranks vs serial: worst relative difference %.3e (%s)\n",
-                worst, worst_key.c_str());
-  EXPECT_LT(worst, 1e-8) << worst_key;
+  rebound::test::expect_parallel_run_equals_serial(c, "sphere on a glass block");
 }
 
 // Kharaz, Gorham & Salman's alumina sphere on their glass anvil (cases/kharaz-2001-glass.json: two
