@@ -32,7 +32,7 @@ const char* const kFemUsage =
 
 Explicit 3-D FEM (deal.II, FE_Q(fem.degree), small strain; material.model elastic,
 elastic-plastic or viscoelastic) of the impact on the case's target: a rigid plane
-or socket, or an elastic half-space (a block) or sphere; kinematic contact with
+or socket, or an elastic half-space (a block), sphere, plate or socket; contact with
 Coulomb friction, started from the case's rigid-body motion; runs until the
 contact has ended and 0.2 Hertz durations have passed (at most 3), or to
 fem.end_time. --level K adds K global refinements to the mesh, --frames N sets

@@ -78,10 +78,9 @@ int command_mesh(const std::vector<std::string>& arguments) {
   const cases::Case c = cases::load_case(args.case_file());
   cases::require_fem_target(c);       // a target the FEM models (fem_target_problem)
   if (inp_file && !c.target.rigid())  // meshes::write_inp writes the body's cells only
-    throw cases::CaseError(c.source, "target.type",
-                           std::string("is \"") + cases::to_string(c.target.type) +
-                               "\", a deformable target, which --inp does not write: expected "
-                               "\"rigid_plane\" or a rigid socket (no material) with --inp");
+    throw cases::CaseError(c.source, c.target.socket() ? "target.material" : "target.type",
+                           std::string(c.target.socket() ? "is given" : "is not rigid") +
+                               ": a deformable target; --inp writes a rigid target's body only");
   verbose.resolved_case(c);
   verbose.derived(c, cases::derive(c));
   meshes::MeshOptions options;

@@ -245,15 +245,16 @@ Case parse_case(const std::string& text, const std::string& source = "<string>")
 Case parse_case(const nlohmann::json& document, const std::string& source);
 
 // Why the FEM cannot run the case, the value and what the FEM supports; empty when it can. The
-// FEM models the rigid plane, the rigid spherical socket (whose conformal contact zone,
-// cases::socket_overlap_radius, must not exceed cases::socket_fem_contact_radius_limit) and a
-// target sphere or an elastic half-space (a block, which needs target.material.density), each of
+// FEM models the rigid plane, the spherical socket (whose conformal contact zone,
+// cases::socket_overlap_radius, must not exceed cases::socket_fem_contact_radius_limit; an elastic
+// one's wall R_o - R1 must hold 3 of it, and an elastic ball strikes it) and a target sphere, an
+// elastic half-space (a block, which needs target.material.density) or an elastic plate, each of
 // its own elastic material, struck by an elastic sphere. The FEM commands (fem, pair, refine,
 // sweep --fem, mesh) refuse another case up front with require_fem_target().
 std::string fem_target_problem(const Case& c);
 // Throws CaseError(c.source, KEY, fem_target_problem(c)) when that is not empty: KEY names what to
-// change (target.radius for a socket; body.shape, material.model or target.material.density for
-// a target sphere or half-space).
+// change (target.radius or target.outer_radius for a socket; body.shape, material.model or
+// target.material.density for a deformable target).
 void require_fem_target(const Case& c);
 
 // Why the lumped and half-space models cannot run the case: target.type "elastic_plate", whose

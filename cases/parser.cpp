@@ -1094,7 +1094,8 @@ void read_document(const json& document, Problems& problems, Case& result) {
             "outer_radius", "the elastic socket's outer radius R_o > target.radius R1 (m)");
         target.require("outer_radius", t.outer_radius,
                        std::isfinite(t.outer_radius) && t.outer_radius > t.radius,
-                       "the elastic socket's outer radius R_o > target.radius R1 (m)");
+                       "the elastic socket's outer radius R_o > target.radius R1 = " +
+                           number_text(t.radius) + " m");
       });
     }
     if (!socket)
@@ -1354,6 +1355,10 @@ std::pair<std::string, std::string> fem_target_issue(const Case& c) {
                     "\"; the FEM strikes an elastic socket with an elastic ball "
                     "only: expected \"elastic\" (the lumped and half-space models "
                     "take it)"};
+      if (!c.target.density)
+        return {"target.material.density",
+                "is missing; the FEM meshes the elastic socket, whose mass it needs: expected its "
+                "density rho > 0 (kg/m^3)"};
       const double wall = c.target.outer_radius - c.target.radius;
       if (wall >= 3 * a) return {"", ""};
       return {"target.outer_radius",

@@ -1,11 +1,12 @@
 // The ball in a spherical socket (target.type "spherical_socket"; docs/THEORY.md §7, "Ball in a
-// spherical socket"): a sphere of radius R2 (the body) inside a rigid spherical socket of radius
-// R1 = R2 + dR, struck along the line of centres. The approach is delta = |c_ball - c_socket| -
-// dR, the contact normal runs along the radius from the socket's centre. The elastic normal laws
-// the literature offers for this conformal contact (Wang & Gao 2023, Actuators 12(2):89, eqs.
-// 8-13 and 18, and Liu et al. as that paper quotes them), the exact gap of the two spheres, and
-// the laws' estimates of an elastic normal impact. Every function takes lengths and the modulus
-// in any one consistent system (SI for `rebound check`, Lai's length unit eta in the lumped laws).
+// spherical socket"): a sphere of radius R2 (the body) inside a fixed spherical socket (rigid, or
+// elastic with target.material: the pair's E*) of radius R1 = R2 + dR, struck along the line of
+// centres. The approach is delta = |c_ball - c_socket| - dR, the contact normal runs along the
+// radius from the socket's centre. The elastic normal laws the literature offers for this conformal
+// contact (Wang & Gao 2023, Actuators 12(2):89, eqs. 8-13 and 18, and Liu et al. as that paper
+// quotes them), the exact gap of the two spheres, and the laws' estimates of an elastic normal
+// impact. Every function takes lengths and the modulus in any one consistent system (SI for
+// `rebound check`, Lai's length unit eta in the lumped laws).
 #pragma once
 
 #include <string>

@@ -361,7 +361,9 @@ void make_coarse_mesh(const Placement& p, const MeshOptions& options,
   if (int(target != nullptr) + int(options.target_block > 0) + int(shell != nullptr) > 1)
     throw std::invalid_argument("meshes: one target body, block or shell, not several");
   if (shell && !(shell->inner_radius > 0 && shell->outer_radius > shell->inner_radius))
-    throw std::invalid_argument("meshes: a target shell needs 0 < R1 < R_o");
+    throw std::invalid_argument(
+        "meshes: a target shell needs 0 < R1 < R_o; R1 = " + std::to_string(shell->inner_radius) +
+        " m, R_o = " + std::to_string(shell->outer_radius) + " m");
   CoarseCells all = coarse_cells(p);
   if (target && target->shape != cases::Shape::sphere)
     throw std::invalid_argument("meshes: a target body must be a sphere");

@@ -20,7 +20,7 @@ steel socket R1 = 50.1 mm, head-on at 0.3 m/s, frictionless; the FEM's shell hel
     outer surface changes the impact; both walls again at fem.refinement 2 (every cell halved,
     the far wall's included): whether that change is the wall's or its coarse far cells';
   * the elastic socket with its gap measured from the facets' chords instead of its exact inner
-    sphere is not run here: it is the tag's experiment (docs/FEM.md).
+    sphere is not run here: it is the branch experiment/socket-chord-gap (docs/FEM.md).
 Beside them the lumped model's elastic laws with the pair's E* (rebound.lumped, normal_law hertz
 with R_eff = R1 R2 / dR, and wang-gao n = 2 without damping). For each run: the contact duration
 t_c, the peak force F_max, Newton's e, the share of the impact energy in the socket at the end and

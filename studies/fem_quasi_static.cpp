@@ -17,13 +17,18 @@ FemQuasiStatic run_quasi_static_into(const cases::Case& c, const std::string& di
                                      const std::function<void(int, int)>& progress) {
   // The static law holds the body on its rigid target (fem/quasi_static.h): a deformable one (a
   // half-space's block, a target sphere) would be meshed without its own constants or support.
+  if (!c.target.rigid() && c.target.socket())
+    throw cases::CaseError(c.source, "target.material",
+                           "is given: the socket is elastic; rebound fem --quasi-static presses "
+                           "the body on a rigid target: expected no target.material (a rigid "
+                           "socket; the explicit run, rebound fem without --quasi-static, takes "
+                           "this one)");
   if (!c.target.rigid())
     throw cases::CaseError(c.source, "target.type",
                            std::string("is \"") + cases::to_string(c.target.type) +
                                "\"; rebound fem --quasi-static presses the body on a rigid "
-                               "target: expected \"rigid_plane\" or a \"spherical_socket\" "
-                               "without target.material (the explicit run, rebound fem without "
-                               "--quasi-static, takes this one)");
+                               "target: expected \"rigid_plane\" or \"spherical_socket\" (the "
+                               "explicit run, rebound fem without --quasi-static, takes this one)");
   // The static law factorises the elastic stiffness once (fem/quasi_static.h): no plasticity.
   if (c.material.model != cases::MaterialModel::elastic)
     throw cases::CaseError(c.source, "material.model",

@@ -321,6 +321,16 @@ TEST(Socket, ElasticSocketTakesThePairsModulus) {
   EXPECT_NEAR(a, 18.3e-3, 0.1e-3);
   EXPECT_EQ(fem_target_problem(c), "");
   EXPECT_NE(derived_table(c, d).find("elastic spherical socket"), std::string::npos);
+  // The FEM strikes it with an elastic ball only, naming material.model.
+  Case plastic = c;
+  plastic.material.model = MaterialModel::elastic_plastic;
+  plastic.material.yield_stress = 1e9;
+  try {
+    require_fem_target(plastic);
+    ADD_FAILURE() << "an elastic-plastic ball accepted";
+  } catch (const CaseError& error) {
+    EXPECT_EQ(error.problems().front().key, "material.model");
+  }
   json thin = target;
   thin["outer_radius"] = 0.0501 + 2.9 * a;
   const Case thin_case = parse_case(socket_case(thin, nullptr), "socket.json");

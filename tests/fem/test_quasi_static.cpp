@@ -143,9 +143,10 @@ TEST(QuasiStaticCommand, WritesTheLawAndRefusesOtherModes) {
   fs::remove_all(dir);
 }
 
-// A deformable target (the half-space's block, a target sphere) is refused up front, exit 2 naming
-// target.type, by the commands that handle the body alone: --quasi-static (which holds the body on
-// a rigid target) and mesh --inp (which writes the body's cells only); nothing is written.
+// A deformable target (the half-space's block, a target sphere; an elastic socket, naming its
+// target.material) is refused up front, exit 2 naming target.type, by the commands that handle the
+// body alone: --quasi-static (which holds the body on a rigid target) and mesh --inp (which writes
+// the body's cells only); nothing is written.
 TEST(QuasiStaticCommand, RefusesADeformableTargetAsMeshInpDoes) {
   const fs::path dir = fs::temp_directory_path() / "rebound-deformable-refused";
   fs::remove_all(dir);
@@ -167,7 +168,22 @@ TEST(QuasiStaticCommand, RefusesADeformableTargetAsMeshInpDoes) {
   const auto [inp, inp_log] = run("mesh " + source + "sphere-sphere-steel.json -o " +
                                   (dir / "mesh").string() + " --inp " + (dir / "x.inp").string());
   EXPECT_EQ(inp, 2) << inp_log;
-  EXPECT_NE(inp_log.find("target.type is \"sphere\""), std::string::npos) << inp_log;
+  EXPECT_NE(inp_log.find("target.type is not rigid"), std::string::npos) << inp_log;
+  EXPECT_FALSE(fs::exists(dir / "x.inp"));
+  // An elastic socket: its target.material is what to change.
+  const std::string socket = source + "socket-wang-gao-0.1mm-steel.json -o ";
+  const auto [quasi_socket, quasi_socket_log] =
+      run("fem " + socket + (dir / "qs").string() + " --quasi-static");
+  EXPECT_EQ(quasi_socket, 2) << quasi_socket_log;
+  EXPECT_NE(quasi_socket_log.find("target.material is given: the socket is elastic"),
+            std::string::npos)
+      << quasi_socket_log;
+  const auto [inp_socket, inp_socket_log] =
+      run("mesh " + socket + (dir / "mesh").string() + " --inp " + (dir / "x.inp").string());
+  EXPECT_EQ(inp_socket, 2) << inp_socket_log;
+  EXPECT_NE(inp_socket_log.find("target.material is given: a deformable target"), std::string::npos)
+      << inp_socket_log;
+  EXPECT_FALSE(fs::exists(dir / "qs"));
   EXPECT_FALSE(fs::exists(dir / "x.inp"));
   fs::remove_all(dir);
 }
