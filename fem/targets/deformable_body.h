@@ -1,9 +1,9 @@
 // What every deformable target body (fem/targets/elastic_sphere.h, elastic_halfspace.h,
-// elastic_plate.h, elastic_socket.h) shares: the body meets it through the solver's two-body contact
-// (fem/two_body_contact.h), not a node-by-node law; its DeformableTarget (the case's friction, the
-// target's own elastic material, the contact surfaces tabled within 2 a_max of P, where the contact
-// stays within about a_max); and the static contact radius of the pair's Hertz law, a = (3 F R* /
-// (4 E*))^(1/3).
+// elastic_plate.h, elastic_socket.h) shares: the body meets it through the solver's two-body
+// contact (fem/two_body_contact.h), not a node-by-node law; its DeformableTarget (the case's
+// friction, the target's own elastic material, the contact surfaces tabled within 2 a_max of P,
+// where the contact stays within about a_max); and the static contact radius of the pair's Hertz
+// law, a = (3 F R* / (4 E*))^(1/3).
 #pragma once
 
 #include "fem/targets/target.h"
