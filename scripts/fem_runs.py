@@ -1,5 +1,6 @@
 """A study's FEM runs, each reused when finished: the scripts that run `rebound fem` on cases they
 write (scripts/zener_plate.py, scripts/elastic_socket.py) share this."""
+import csv
 import json
 import os
 import subprocess
@@ -36,3 +37,19 @@ def run_reusing(binary, folder, case, script):
         print(f"{script}: {folder} did not complete: {s.get('status')}", file=sys.stderr)
         return None
     return s
+
+
+def write_study(out, rows, table_name, lines):
+    """OUT/runs.csv (one row per run, the union of the rows' keys as columns) and OUT/<table_name>
+    (the markdown `lines`), which are also printed."""
+    os.makedirs(out, exist_ok=True)
+    fields = []
+    for row in rows.values():
+        fields += [k for k in row if k not in fields]
+    with open(os.path.join(out, "runs.csv"), "w", newline="") as stream:
+        w = csv.DictWriter(stream, fieldnames=fields)
+        w.writeheader()
+        w.writerows(rows.values())
+    with open(os.path.join(out, table_name), "w") as stream:
+        stream.write("\n".join(lines) + "\n")
+    print("\n".join(lines))

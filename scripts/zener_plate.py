@@ -30,13 +30,12 @@ OUT/zener-plate.md (the table docs/FEM.md quotes). About 40 minutes on 2 cores (
 Exits 1 when a run fails, 2 for bad arguments.
 """
 import argparse
-import csv
 import json
 import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from fem_runs import read_json, run_reusing  # noqa: E402 (this script's folder)
+from fem_runs import read_json, run_reusing, write_study  # noqa: E402 (this script's folder)
 from stick_slip_convergence import richardson  # noqa: E402
 
 try:
@@ -111,18 +110,7 @@ def main():
         rows[name] = row
     if not rows:
         sys.exit("zener_plate.py: no finished runs")
-    os.makedirs(args.out, exist_ok=True)
-    fields = []
-    for row in rows.values():
-        fields += [k for k in row if k not in fields]
-    with open(os.path.join(args.out, "runs.csv"), "w", newline="") as out:
-        w = csv.DictWriter(out, fieldnames=fields)
-        w.writeheader()
-        w.writerows(rows.values())
-    lines = tables(rows, args)
-    with open(os.path.join(args.out, "zener-plate.md"), "w") as out:
-        out.write("\n".join(lines) + "\n")
-    print("\n".join(lines))
+    write_study(args.out, rows, "zener-plate.md", tables(rows, args))
     return 1 if failed else 0
 
 
