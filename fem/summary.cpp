@@ -70,10 +70,10 @@ void add_run_details(const cases::Case& c, const cases::Derived& d, const RunRes
     j["target_internal_energy_final"] = s1.target.internal_energy;
     j["target_vibration_kinetic_energy_final"] =
         s1.target.kinetic_energy - s1.target.rigid_kinetic_energy;
-  } else if (s1.target.mass > 0) {  // a half-space's block: the energy the contact radiated
+  } else if (s1.target.mass > 0) {  // a block, a plate or a socket: the energy it took
     j["target_internal_energy_final"] = s1.target.internal_energy;
     j["target_kinetic_energy_final"] = s1.target.kinetic_energy;
-    j["block_size"] = r.info.block_size;
+    if (r.info.block_size > 0) j["block_size"] = r.info.block_size;  // not a socket's shell
   }
   j["frictional_dissipation"] = h.back().frictional_dissipation;
   j["normal_contact_loss"] = h.back().normal_contact_loss;
