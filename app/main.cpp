@@ -51,8 +51,8 @@ const std::vector<Entry>& commands() {
 
 void print_help(std::ostream& out) {
   out << "rebound " REBOUND_VERSION
-         " - rebound of solid bodies after impact on a rigid plane, in a rigid\n"
-         "spherical socket, on a free sphere or on an elastic half-space\n\n"
+         " - rebound of solid bodies after impact on a plane (rigid or an elastic\n"
+         "half-space), a free sphere, an elastic plate or in a spherical socket\n\n"
          "Usage: rebound COMMAND [ARGS...]\n"
          "       rebound COMMAND --help\n\n"
          "Commands:\n";
